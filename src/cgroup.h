@@ -1,0 +1,33 @@
+/* cgroup.h - memory cgroups, v1 and v2: where they are mounted, their limits and members. */
+#ifndef OOMPARDON_CGROUP_H
+#define OOMPARDON_CGROUP_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct memcg {
+	char dir[PATH_MAX];		/* absolute directory in the mounted hierarchy */
+	bool v2;
+	unsigned long long limit_bytes;	/* memory.max / memory.limit_in_bytes (ULLONG_MAX = none) */
+	unsigned long long usage_bytes;
+};
+
+/* Resolves arg (a directory, or a path as /proc/PID/cgroup shows it) to a memory
+ * cgroup with its limit. 0, -ENOENT, or other -errno. */
+int cgroup_memcg_resolve(const char *arg, struct memcg *cg);
+
+/* Lists every pid in cg and its descendants. Count or -errno; *pids malloc'd. */
+int cgroup_memcg_pids(const struct memcg *cg, pid_t **pids);
+
+/* The kernel's mem_cgroup_get_max() in pages, for the OOM inside cg. */
+long cgroup_memcg_totalpages(const struct memcg *cg);
+
+/* From the raw /proc/PID/cgroup text, the path in the hierarchy named by
+ * controller ("" = the v2 unified one, "name=systemd", "memory"). 0 or -ENOENT. */
+int cgroup_path_of(const char *raw, const char *controller, char *out, size_t outlen);
+
+/* Where the hierarchy with that controller is mounted (from /proc/self/mountinfo). */
+int cgroup_mount_of(const char *controller, char *out, size_t outlen);
+
+#endif
