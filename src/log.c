@@ -38,6 +38,7 @@ void log_setup(enum log_target t, int v)
 		openlog("oompardon", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 }
 
+__attribute__((format(printf, 3, 0)))
 static void vlog(int prio, const char *suffix, const char *fmt, va_list ap)
 {
 	char msg[2048];
