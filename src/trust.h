@@ -9,6 +9,10 @@
  * runs; else a negative errno-style code and *why a static reason. */
 int trust_exe(const char *path, dev_t dev, ino_t ino, const char **why);
 
+/* 0 when path and every parent directory is root-owned and not writable by group
+ * or others (symlinks are resolved first); else -errno-style code and *why. */
+int trust_path(const char *path, const char **why);
+
 /* 0 when the cgroup directory (absolute, in a mounted hierarchy) and its
  * cgroup.procs are root-owned and not writable by group or others. */
 int trust_cgroup_dir(const char *dir, const char **why);
