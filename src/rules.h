@@ -52,7 +52,7 @@ static inline bool rule_protects(const struct rule *r)
 	return r->score < 0;
 }
 
-/* Settings of the config language (`set NAME VALUE` lines); the last one read wins. */
+/* Settings of the config language (`NAME VALUE` lines, see oompardon.conf(5)); the last one read wins. */
 struct settings {
 	int pardon_score;		/* -1000 (default) or -999 */
 	bool inherit;			/* keep the kernel's plain inheritance across exec */
@@ -76,6 +76,20 @@ struct settings {
 enum { KILLER_TARGET_PROCESS, KILLER_TARGET_GROUP, KILLER_TARGET_CGROUP };
 enum { KILLER_LAST_WAIT, KILLER_LAST_COMMAND, KILLER_LAST_PANIC };
 
+/* Every setting, in the order `oompardon rules` prints them. */
+enum setting_id {
+	SET_PARDON_SCORE, SET_INHERIT, SET_RESCAN_INTERVAL,
+	SET_KILLER, SET_KILLER_SCOPE, SET_KILLER_MEM_MIN, SET_KILLER_SWAP_MIN, SET_KILLER_GRACE,
+	SET_KILLER_PSI, SET_KILLER_TARGET, SET_KILLER_LAST_RESORT, SET_KILLER_HOOK, SET_KILLER_DRY_RUN,
+	SETTING_COUNT
+};
+
+/* Where a setting was last set; file NULL = the built-in default. */
+struct origin {
+	const char *file;	/* owned by the ruleset */
+	unsigned line;
+};
+
 struct ruleset {
 	struct rule *rules;	/* in the order read */
 	size_t n_rules;
@@ -87,9 +101,14 @@ struct ruleset {
 	char **warnings;	/* "file:line: message"; the rules still apply */
 	size_t n_warnings;
 	bool embedded;		/* no config file exists: the embedded default list */
+	struct origin setting_origin[SETTING_COUNT];
 };
 
+/* An empty ruleset with the default settings. */
 void ruleset_init(struct ruleset *rs);
+/* Frees everything rs owns and leaves it empty (ruleset_init again to reuse it). */
 void ruleset_free(struct ruleset *rs);
+/* Frees what one selector owns (its conditions and text), not sel itself. */
+void selector_free(struct selector *sel);
 
 #endif
