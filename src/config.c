@@ -745,8 +745,9 @@ static int script_exec_target(const char *text, char *out, size_t outlen)
 	return -ENOENT;
 }
 
-/* Warns when path is a #! script: a running process shows its interpreter, not the script. */
-static void check_script(struct parser *p, const char *path)
+/* Warns when path is a #! script: a running process shows its interpreter, not the
+ * script. Was it one? */
+static bool check_script(struct parser *p, const char *path)
 {
 	char *buf, interp[PATH_MAX], target[PATH_MAX];
 	ssize_t len;
@@ -755,18 +756,18 @@ static void check_script(struct parser *p, const char *path)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return;
+		return false;
 	buf = malloc(SCRIPT_HEAD_MAX + 1);
 	if (buf == NULL) {
 		close(fd);
 		p->oom = true;
-		return;
+		return false;
 	}
 	len = read(fd, buf, SCRIPT_HEAD_MAX);
 	close(fd);
 	if (len < 2 || buf[0] != '#' || buf[1] != '!') {
 		free(buf);
-		return;
+		return false;
 	}
 	buf[len] = '\0';
 	/* the interpreter with its first argument (#!/usr/bin/env python3 runs python3) */
@@ -784,6 +785,7 @@ static void check_script(struct parser *p, const char *path)
 		pwarn(p, "%s is a #! script: a running process shows its interpreter (%s), not the script; "
 		      "list the program it runs instead", path, interp);
 	free(buf);
+	return true;
 }
 
 /* Load-time advice about an exact exe path: it must be what /proc/PID/exe will show. */
@@ -811,8 +813,7 @@ static void check_exe(struct parser *p, const struct rule *r, const char *path)
 		pwarn(p, "%s is not a regular file: no process runs it", path);
 		return;
 	}
-	check_script(p, path);
-	if (!rule_protects(r))
+	if (check_script(p, path) || !rule_protects(r))
 		return;
 	t = trust_path(path, &why);
 	if (t < 0 && t != -ENOSYS)
