@@ -847,7 +847,7 @@ static void parse_rule(struct parser *p, enum rule_action action, const struct w
 	struct rule r = { .action = action, .file = p->file, .line = p->line };
 	size_t i, first = 1;
 	bool ok = true;
-	long n;
+	long n = 0;
 
 	if (action == RULE_SCORE) {
 		if (w->n < 2) {
