@@ -691,10 +691,12 @@ oom:
 }
 
 /* The program that `exec` starts in a #! script, if a line says so plainly: `exec /abs/path`
- * or `exec "$VAR"` with VAR=/abs/path assigned on a line of its own (vlock does that). */
+ * or `exec "$VAR"` with VAR=/abs/path assigned on a line of its own (vlock does that).
+ * 0 with the path in out; 1 with a bare name (`exec gzip`, found through PATH); -ENOENT. */
 static int script_exec_target(const char *text, char *out, size_t outlen)
 {
 	const char *line, *eol;
+	bool bare = false;
 
 	for (line = text; *line; line = *eol ? eol + 1 : eol) {
 		const char *s = line, *w;
@@ -719,8 +721,15 @@ static int script_exec_target(const char *text, char *out, size_t outlen)
 			}
 			continue;
 		}
-		if (*w != '$')
+		if (*w != '$') {
+			n = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-");
+			if (!bare && n > 0 && n < outlen && (w[n] == ' ' || w[n] == '\t' || w + n == eol) &&
+			    w[0] != '-' && !isdigit((unsigned char)w[0])) {
+				snprintf(out, outlen, "%.*s", (int)n, w);
+				bare = true;
+			}
 			continue;
+		}
 		w += w[1] == '{' ? 2 : 1;
 		n = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 		if (n == 0 || n + 2 > sizeof(var))
@@ -742,7 +751,7 @@ static int script_exec_target(const char *text, char *out, size_t outlen)
 			}
 		}
 	}
-	return -ENOENT;
+	return bare ? 1 : -ENOENT;
 }
 
 /* Warns when path is a #! script: a running process shows its interpreter, not the
@@ -752,7 +761,7 @@ static bool check_script(struct parser *p, const char *path)
 	char *buf, interp[PATH_MAX], target[PATH_MAX];
 	ssize_t len;
 	size_t n;
-	int fd;
+	int fd, r;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -778,9 +787,13 @@ static bool check_script(struct parser *p, const char *path)
 	memmove(interp, interp + n, strlen(interp + n) + 1);
 	for (n = strlen(interp); n > 0 && isspace((unsigned char)interp[n - 1]); n--)
 		interp[n - 1] = '\0';
-	if (script_exec_target(buf, target, sizeof(target)) == 0)
+	r = script_exec_target(buf, target, sizeof(target));
+	if (r == 0)
 		pwarn(p, "%s is a #! script: a running process shows its interpreter (%s), not the script; "
 		      "list %s instead", path, interp, target);
+	else if (r == 1)
+		pwarn(p, "%s is a #! script: a running process shows its interpreter (%s), not the script; "
+		      "list the full path of %s (which it execs) instead", path, interp, target);
 	else
 		pwarn(p, "%s is a #! script: a running process shows its interpreter (%s), not the script; "
 		      "list the program it runs instead", path, interp);

@@ -300,13 +300,17 @@ static void test_script_warns(void **state)
 	    "if true; then\n    exec \"${VLOCK_MAIN}\" ${plugins} \"$@\"\nfi\n");
 	put("bin/direct", "#! /bin/bash -e\nexec /usr/lib/thing/thing-main --flag\n");
 	put("bin/py", "#!/usr/bin/env python3\nprint('hi')\n");
-	snprintf(text, sizeof(text), "pardon %s/bin/vlock\nscore 5 %s/bin/direct\npardon %s/bin/py\n",
-		 tmpdir, tmpdir, tmpdir);
+	put("bin/zcat", "#!/bin/sh\nexec 2>/dev/null\nexec gzip -cd \"$@\"\n");
+	snprintf(text, sizeof(text), "pardon %s/bin/vlock\nscore 5 %s/bin/direct\npardon %s/bin/py\n"
+		 "score 1 %s/bin/zcat\n", tmpdir, tmpdir, tmpdir, tmpdir);
 	assert_int_equal(parse(&rs, text), 0);
 	assert_warning(&rs, "/bin/vlock is a #! script: a running process shows its interpreter (/bin/sh), "
 		       "not the script; list /usr/sbin/vlock-main instead");
 	assert_warning(&rs, "interpreter (/bin/bash -e), not the script; list /usr/lib/thing/thing-main instead");
 	assert_warning(&rs, "interpreter (/usr/bin/env python3), not the script; list the program it runs instead");
+	assert_warning(&rs, "/bin/zcat is a #! script: a running process shows its interpreter (/bin/sh), "
+		       "not the script; list the full path of gzip (which it execs) instead");
+	assert_int_equal(rs.n_warnings, 4);
 	ruleset_free(&rs);
 }
 
