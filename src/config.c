@@ -754,9 +754,9 @@ static int script_exec_target(const char *text, char *out, size_t outlen)
 	return bare ? 1 : -ENOENT;
 }
 
-/* Warns when path is a #! script: a running process shows its interpreter, not the
- * script. Was it one? */
-static bool check_script(struct parser *p, const char *path)
+/* Warns when the file at path is a #! script (named `shown` in the message): a running
+ * process shows its interpreter, not the script. Was it one? */
+static bool check_script(struct parser *p, const char *path, const char *shown)
 {
 	char *buf, interp[PATH_MAX], target[PATH_MAX];
 	ssize_t len;
@@ -790,13 +790,13 @@ static bool check_script(struct parser *p, const char *path)
 	r = script_exec_target(buf, target, sizeof(target));
 	if (r == 0)
 		pwarn(p, "%s is a #! script: a running process shows its interpreter (%s), not the script; "
-		      "list %s instead", path, interp, target);
+		      "list %s instead", shown, interp, target);
 	else if (r == 1)
 		pwarn(p, "%s is a #! script: a running process shows its interpreter (%s), not the script; "
-		      "list the full path of %s (which it execs) instead", path, interp, target);
+		      "list the full path of %s (which it execs) instead", shown, interp, target);
 	else
 		pwarn(p, "%s is a #! script: a running process shows its interpreter (%s), not the script; "
-		      "list the program it runs instead", path, interp);
+		      "list the program it runs instead", shown, interp);
 	free(buf);
 	return true;
 }
@@ -804,7 +804,7 @@ static bool check_script(struct parser *p, const char *path)
 /* Load-time advice about an exact exe path: it must be what /proc/PID/exe will show. */
 static void check_exe(struct parser *p, const struct rule *r, const char *path)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], shown[2 * PATH_MAX + 16];
 	const char *why;
 	struct stat st;
 	int t;
@@ -819,14 +819,17 @@ static void check_exe(struct parser *p, const struct rule *r, const char *path)
 		return;
 	}
 	if (realpath(path, real) != NULL && strcmp(real, path) != 0) {
-		pwarn(p, "%s is a link to %s: a running process shows that path; list it instead", path, real);
+		snprintf(shown, sizeof(shown), "%s (a link to %s)", path, real);
+		if (!S_ISREG(st.st_mode) || !check_script(p, real, shown))
+			pwarn(p, "%s is a link to %s: a running process shows that path; list it instead",
+			      path, real);
 		return;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		pwarn(p, "%s is not a regular file: no process runs it", path);
 		return;
 	}
-	if (check_script(p, path) || !rule_protects(r))
+	if (check_script(p, path, path) || !rule_protects(r))
 		return;
 	t = trust_path(path, &why);
 	if (t < 0 && t != -ENOSYS)

@@ -312,6 +312,17 @@ static void test_script_warns(void **state)
 		       "not the script; list the full path of gzip (which it execs) instead");
 	assert_int_equal(rs.n_warnings, 4);
 	ruleset_free(&rs);
+
+	/* a link to a script: the script is what counts (cinnamon-screensaver is one) */
+	unlink(tmp("bin/py-link"));
+	assert_int_equal(symlink("py", tmp("bin/py-link")), 0);
+	snprintf(text, sizeof(text), "pardon %s/bin/py-link\n", tmpdir);
+	assert_int_equal(parse(&rs, text), 0);
+	assert_int_equal(rs.n_warnings, 1);
+	assert_warning(&rs, "/bin/py-link (a link to ");
+	assert_warning(&rs, "/bin/py) is a #! script: a running process shows its interpreter "
+		       "(/usr/bin/env python3)");
+	ruleset_free(&rs);
 }
 
 static void test_link_warns(void **state)
