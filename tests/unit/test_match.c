@@ -1,5 +1,7 @@
 /* test_match.c - selectors, precedence, and protection only through verified identities. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "cgroup.h"
 #include "match.h"
 #include "trusted_dir.h"
 
@@ -460,6 +464,64 @@ static void test_cgroup_unverified(void **state)
 	assert_int_equal(v.kind, VERDICT_SET);
 }
 
+/* A real child cgroup: root's is trusted; delegated (cgroup.procs given to a user) is not. */
+static void test_cgroup_real(void **state)
+{
+	char path[PROC_CGROUP_MAX], mount[PATH_MAX], dir[PATH_MAX + PROC_CGROUP_MAX + 64];
+	char procs[sizeof(dir) + 16], pattern[PROC_CGROUP_MAX + 64], pidtext[32];
+	const char *controller = "memory";
+	struct test_rule r[1];
+	struct proc_facts pf;
+	struct verdict v, root_v;
+	int fd, read_ok, chown_ok;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(proc_read(getpid(), PROC_CGROUP, &pf), 0);
+	if (cgroup_path_of(pf.cgroup, controller, path, sizeof(path)) != 0 ||
+	    cgroup_mount_of(controller, mount, sizeof(mount)) != 0) {
+		controller = "";	/* cgroup v2 */
+		if (cgroup_path_of(pf.cgroup, controller, path, sizeof(path)) != 0 ||
+		    cgroup_mount_of(controller, mount, sizeof(mount)) != 0)
+			skip();
+	}
+	snprintf(dir, sizeof(dir), "%s%s/test_match.%d", mount, strcmp(path, "/") ? path : "",
+		 (int)getpid());
+	if (mkdir(dir, 0755) != 0)
+		skip();		/* not root, or a read-only cgroupfs */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	snprintf(pidtext, sizeof(pidtext), "%d\n", (int)pid);
+	fd = open(procs, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_true(write(fd, pidtext, strlen(pidtext)) > 0);
+	close(fd);
+
+	/* verdicts first, asserts after the clean-up: a failure leaves nothing behind */
+	read_ok = proc_read(pid, MATCH_NEEDS, &pf);
+	snprintf(pattern, sizeof(pattern), "cgroup=%s/test_match.*", strcmp(path, "/") ? path : "");
+	rule_init(&r[0], RULE_PARDON, 0, pattern, NULL);
+	verdict_of(r, 1, &pf, &root_v);
+	/* delegated to nobody: the user could move any process in */
+	chown_ok = chown(procs, 65534, 65534);
+	verdict_of(r, 1, &pf, &v);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(rmdir(dir), 0);
+
+	assert_int_equal(read_ok, 0);
+	assert_int_equal(root_v.kind, VERDICT_SET);
+	assert_true(root_v.pardoned);
+	assert_int_equal(chown_ok, 0);
+	assert_int_equal(v.kind, VERDICT_NONE);
+	assert_string_equal(v.refused_why, "cgroup.procs is not owned by root");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_deleted_exe),
 		cmocka_unit_test(test_never_touched),
 		cmocka_unit_test(test_cgroup_unverified),
+		cmocka_unit_test(test_cgroup_real),
 	};
 
 	return cmocka_run_group_tests_name("match", tests, setup, teardown);
