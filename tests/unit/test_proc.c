@@ -300,35 +300,47 @@ static void test_real_gone_and_zombie(void **state)
 	assert_int_equal(proc_read(pid, PROC_EXE, &pf), -ESRCH);
 }
 
-/* A binary removed under its running process: " (deleted)" is stripped, the
- * dev/ino still name the file the kernel runs. */
-static void test_real_deleted_exe(void **state)
+/* Copies /bin/sleep to dir/name and runs it; returns its pid once the exec happened. */
+static pid_t run_copy(const char *dir, const char *name, char *path, size_t size)
 {
-	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128], cmd[256];
 	struct proc_facts pf;
-	struct stat st;
+	char cmd[256];
 	pid_t pid;
 	int i;
 
-	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/sleep (x)", dir);
+	snprintf(path, size, "%s/%s", dir, name);
 	snprintf(cmd, sizeof(cmd), "cp /bin/sleep '%s'", path);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(stat(path, &st), 0);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		execl(path, "sleep", "30", (char *)NULL);
 		_exit(127);
 	}
-	for (i = 0; i < 2000; i++) {	/* until the exec happened */
+	for (i = 0; i < 2000; i++) {
 		assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
 		if (strcmp(pf.exe, path) == 0)
-			break;
+			return pid;
 		usleep(1000);
 	}
-	assert_string_equal(pf.exe, path);
+	fail_msg("%s never ran", path);
+	return -1;
+}
+
+/* A binary removed under its running process: " (deleted)" is stripped, the
+ * dev/ino still name the file the kernel runs. */
+static void test_real_deleted_exe(void **state)
+{
+	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128];
+	struct proc_facts pf;
+	struct stat st;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	pid = run_copy(dir, "sleep (x)", path, sizeof(path));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
 	assert_false(pf.exe_deleted);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
@@ -343,28 +355,14 @@ static void test_real_deleted_exe(void **state)
 /* A file really named "... (deleted)" that exists is not deleted. */
 static void test_real_named_deleted(void **state)
 {
-	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128], cmd[256];
+	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128];
 	struct proc_facts pf;
 	pid_t pid;
-	int i;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/sleep (deleted)", dir);
-	snprintf(cmd, sizeof(cmd), "cp /bin/sleep '%s'", path);
-	assert_int_equal(system(cmd), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execl(path, "sleep", "30", (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 2000; i++) {
-		assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
-		if (strcmp(pf.exe, path) == 0)
-			break;
-		usleep(1000);
-	}
+	pid = run_copy(dir, "sleep (deleted)", path, sizeof(path));
+	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
 	assert_string_equal(pf.exe, path);
 	assert_false(pf.exe_deleted);
 	kill(pid, SIGKILL);
