@@ -352,6 +352,31 @@ static void test_real_deleted_exe(void **state)
 	rmdir(dir);
 }
 
+/* Replaced while a hard link to the old file remains (a package manager's backup):
+ * still deleted, the link count is not what tells. */
+static void test_real_replaced_linked(void **state)
+{
+	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128], backup[160], cmd[512];
+	struct proc_facts pf;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	pid = run_copy(dir, "daemon", path, sizeof(path));
+	snprintf(backup, sizeof(backup), "%s.dpkg-tmp", path);
+	assert_int_equal(link(path, backup), 0);
+	snprintf(cmd, sizeof(cmd), "cp /bin/sleep '%s.new' && mv -f '%s.new' '%s'", path, path, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
+	assert_string_equal(pf.exe, path);
+	assert_true(pf.exe_deleted);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	unlink(path);
+	unlink(backup);
+	rmdir(dir);
+}
+
 /* A file really named "... (deleted)" that exists is not deleted. */
 static void test_real_named_deleted(void **state)
 {
@@ -382,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_real_gone_and_zombie),
 		cmocka_unit_test(test_real_deleted_exe),
 		cmocka_unit_test(test_real_named_deleted),
+		cmocka_unit_test(test_real_replaced_linked),
 	};
 	const struct CMUnitTest fake[] = {
 		cmocka_unit_test(test_fake_all),
