@@ -247,12 +247,14 @@ static void test_fake_list(void **state)
 static void test_real_self(void **state)
 {
 	struct proc_facts pf;
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], link[64];
 	ssize_t n;
 
 	(void)state;
 	assert_int_equal(proc_read(getpid(), PROC_ALL, &pf), 0);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	/* by number, not /proc/self: valgrind fakes the latter */
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)getpid());
+	n = readlink(link, exe, sizeof(exe) - 1);
 	assert_true(n > 0);
 	exe[n] = '\0';
 	assert_string_equal(pf.exe, exe);
