@@ -35,15 +35,15 @@ runs_exe() {
 # start VAR EXE [COMM] -- CMD [ARGS]: starts CMD in the background, waits until it
 # runs EXE (with COMM), puts its pid in $VAR. Killed on exit.
 start() {
-	local var=$1 exe=$2 comm= pid
+	local _var=$1 _exe=$2 _comm= _pid
 	shift 2
-	if [ "$1" != -- ]; then comm=$1; shift; fi
+	if [ "$1" != -- ]; then _comm=$1; shift; fi
 	shift
 	"$@" &
-	pid=$!
-	LIB_PIDS+=("$pid")
-	wait_until 10 runs_exe "$pid" "$exe" "$comm" || { echo "# $* never ran $exe"; return 1; }
-	printf -v "$var" '%s' "$pid"
+	_pid=$!
+	LIB_PIDS+=("$_pid")
+	wait_until 10 runs_exe "$_pid" "$_exe" "$_comm" || { echo "# $* never ran $_exe"; return 1; }
+	printf -v "$_var" '%s' "$_pid"
 }
 
 start genuine "$listed" -- "$listed"
@@ -64,7 +64,7 @@ fi
 
 forgeries="by_comm by_argv0 tmp_copy open_copy open_listed${by_bind:+ by_bind}"
 [ -n "$by_bind" ] || echo "# no mount namespaces here: the bind-mount forgery is not tried"
-plan $((7 + 2 * $(wc -w <<<"$forgeries")))
+plan $((9 + 2 * $(wc -w <<<"$forgeries")))
 
 # pardoned_of PID: "true" or "false", the pardoned field of PID in the ls JSON on stdin.
 pardoned_of() {
@@ -122,5 +122,43 @@ is "$(adj "$upgraded")" 123 "apply left the upgraded binary's value as it was"
 for name in $forgeries; do
 	is "$(adj "${!name}")" 123 "apply left forgery $name's oom_score_adj as it was"
 done
+
+# ---- a cgroup carries a pardon only while root alone controls it ----
+# Two child cgroups of ours (the memory hierarchy on v1, the unified one on v2): one
+# root's, one delegated to nobody, who could move any process of theirs into it.
+cg_line=$(grep -m1 -E '^[0-9]+:([^:]*,)?memory(,[^:]*)?:/' /proc/self/cgroup)
+if [ -n "$cg_line" ]; then
+	cg_mnt=$(findmnt -n -o TARGET -t cgroup -O memory | head -n1)
+else
+	cg_line=$(grep -m1 '^0::/' /proc/self/cgroup)
+	cg_mnt=$(findmnt -n -o TARGET -t cgroup2 | head -n1)
+fi
+cg_path=${cg_line#*:*:}
+cg_path=${cg_path%/}
+cg_root=$cg_mnt$cg_path/oompardon-forgery.$$
+cg_user=$cg_mnt$cg_path/oompardon-forgery-delegated.$$
+
+# new_cgroup DIR: makes it, and on exit kills what is inside and removes it.
+new_cgroup() {
+	mkdir "$1" 2>/dev/null || return 1
+	atexit "for p in \$(cat '$1/cgroup.procs'); do stop \$p; done; rmdir '$1'"
+}
+
+# in_cgroup VAR DIR: starts a copy in $tmp (an exe that cannot carry a pardon) in DIR.
+in_cgroup() {
+	start "$1" "$tmp/locker" -- "$tmp/locker" && echo "${!1}" >"$2/cgroup.procs"
+}
+
+if [ -n "$cg_mnt" ] && new_cgroup "$cg_root" && new_cgroup "$cg_user" &&
+   chown -R 65534:65534 "$cg_user" && in_cgroup cg_root_pid "$cg_root" &&
+   in_cgroup cg_user_pid "$cg_user"; then
+	echo "pardon cgroup=$cg_path/oompardon-forgery*" >"$base/cgroup.conf"
+	json=$("$OOMPARDON" -c "$base/cgroup.conf" --run-dir "$run_dir" ls --json 2>"$base/ls.err")
+	is "$(pardoned_of "$cg_root_pid" <<<"$json")" true "a process in a root-owned cgroup is pardoned"
+	is "$(pardoned_of "$cg_user_pid" <<<"$json")" false "a process in a delegated cgroup is not"
+else
+	ok "a process in a root-owned cgroup is pardoned # SKIP cannot make child cgroups here"
+	ok "a process in a delegated cgroup is not # SKIP cannot make child cgroups here"
+fi
 
 done_testing
