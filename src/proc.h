@@ -28,7 +28,7 @@ struct proc_facts {
 	char comm[PROC_COMM_MAX];		/* hostile: may hold ')', spaces, newlines */
 	bool kthread;				/* PF_KTHREAD: never touched */
 	/* PROC_EXE */
-	bool has_exe;				/* false for kernel threads and zombies */
+	bool has_exe;				/* false for kernel threads, zombies, links we may not read */
 	char exe[PATH_MAX];			/* readlink of /proc/PID/exe, " (deleted)" removed */
 	bool exe_deleted;			/* the file was replaced or removed since exec */
 	dev_t exe_dev;				/* the file the kernel runs (stat of /proc/PID/exe) */

@@ -247,15 +247,16 @@ static void test_fake_list(void **state)
 static void test_real_self(void **state)
 {
 	struct proc_facts pf;
-	char exe[PATH_MAX];
-	ssize_t n;
+	struct stat st;
 
 	(void)state;
 	assert_int_equal(proc_read(getpid(), PROC_ALL, &pf), 0);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	assert_true(n > 0);
-	exe[n] = '\0';
-	assert_string_equal(pf.exe, exe);
+	/* the path names the very file running (not compared with readlink of
+	 * /proc/self/exe: valgrind fakes that one) */
+	assert_true(pf.has_exe);
+	assert_int_equal(pf.exe[0], '/');
+	assert_int_equal(stat(pf.exe, &st), 0);
+	assert_true(st.st_dev == pf.exe_dev && st.st_ino == pf.exe_ino);
 	assert_int_equal(pf.uid, getuid());
 	assert_int_equal(pf.ppid, getppid());
 	assert_true(pf.rss_kib > 0);
@@ -300,57 +301,15 @@ static void test_real_gone_and_zombie(void **state)
 	assert_int_equal(proc_read(pid, PROC_EXE, &pf), -ESRCH);
 }
 
-/* A binary removed under its running process: " (deleted)" is stripped, the
- * dev/ino still name the file the kernel runs. */
-static void test_real_deleted_exe(void **state)
+/* Copies /bin/sleep to dir/name and runs it; returns its pid once the exec happened. */
+static pid_t run_copy(const char *dir, const char *name, char *path, size_t size)
 {
-	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128], cmd[256];
 	struct proc_facts pf;
-	struct stat st;
+	char cmd[256];
 	pid_t pid;
 	int i;
 
-	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/sleep (x)", dir);
-	snprintf(cmd, sizeof(cmd), "cp /bin/sleep '%s'", path);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(stat(path, &st), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execl(path, "sleep", "30", (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 2000; i++) {	/* until the exec happened */
-		assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
-		if (strcmp(pf.exe, path) == 0)
-			break;
-		usleep(1000);
-	}
-	assert_string_equal(pf.exe, path);
-	assert_false(pf.exe_deleted);
-	assert_int_equal(unlink(path), 0);
-	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
-	assert_string_equal(pf.exe, path);
-	assert_true(pf.exe_deleted);
-	assert_true(pf.exe_dev == st.st_dev && pf.exe_ino == st.st_ino);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	rmdir(dir);
-}
-
-/* A file really named "... (deleted)" that exists is not deleted. */
-static void test_real_named_deleted(void **state)
-{
-	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128], cmd[256];
-	struct proc_facts pf;
-	pid_t pid;
-	int i;
-
-	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/sleep (deleted)", dir);
+	snprintf(path, size, "%s/%s", dir, name);
 	snprintf(cmd, sizeof(cmd), "cp /bin/sleep '%s'", path);
 	assert_int_equal(system(cmd), 0);
 	pid = fork();
@@ -362,9 +321,74 @@ static void test_real_named_deleted(void **state)
 	for (i = 0; i < 2000; i++) {
 		assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
 		if (strcmp(pf.exe, path) == 0)
-			break;
+			return pid;
 		usleep(1000);
 	}
+	fail_msg("%s never ran", path);
+	return -1;
+}
+
+/* A binary removed under its running process: " (deleted)" is stripped, the
+ * dev/ino still name the file the kernel runs. */
+static void test_real_deleted_exe(void **state)
+{
+	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128];
+	struct proc_facts pf;
+	struct stat st;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	pid = run_copy(dir, "sleep (x)", path, sizeof(path));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
+	assert_false(pf.exe_deleted);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
+	assert_string_equal(pf.exe, path);
+	assert_true(pf.exe_deleted);
+	assert_true(pf.exe_dev == st.st_dev && pf.exe_ino == st.st_ino);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	rmdir(dir);
+}
+
+/* Replaced while a hard link to the old file remains (a package manager's backup):
+ * still deleted, the link count is not what tells. */
+static void test_real_replaced_linked(void **state)
+{
+	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128], backup[160], cmd[512];
+	struct proc_facts pf;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	pid = run_copy(dir, "daemon", path, sizeof(path));
+	snprintf(backup, sizeof(backup), "%s.dpkg-tmp", path);
+	assert_int_equal(link(path, backup), 0);
+	snprintf(cmd, sizeof(cmd), "cp /bin/sleep '%s.new' && mv -f '%s.new' '%s'", path, path, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
+	assert_string_equal(pf.exe, path);
+	assert_true(pf.exe_deleted);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	unlink(path);
+	unlink(backup);
+	rmdir(dir);
+}
+
+/* A file really named "... (deleted)" that exists is not deleted. */
+static void test_real_named_deleted(void **state)
+{
+	char dir[] = "/tmp/test_proc_exe.XXXXXX", path[128];
+	struct proc_facts pf;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	pid = run_copy(dir, "sleep (deleted)", path, sizeof(path));
+	assert_int_equal(proc_read(pid, PROC_EXE, &pf), 0);
 	assert_string_equal(pf.exe, path);
 	assert_false(pf.exe_deleted);
 	kill(pid, SIGKILL);
@@ -384,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_real_gone_and_zombie),
 		cmocka_unit_test(test_real_deleted_exe),
 		cmocka_unit_test(test_real_named_deleted),
+		cmocka_unit_test(test_real_replaced_linked),
 	};
 	const struct CMUnitTest fake[] = {
 		cmocka_unit_test(test_fake_all),
