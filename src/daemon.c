@@ -64,6 +64,7 @@ struct daemon {
 	bool exe_filter;		/* every selector names an exe: an exec can be judged by its path */
 	bool rescan_now, stop;
 	uint64_t next_rescan_ms, reload_due_ms;	/* CLOCK_MONOTONIC; 0 = none */
+	const char *reload_why;		/* what asked for the pending reload */
 	uint64_t lost_logged_ms;
 	unsigned long long lost_unlogged;
 	time_t started;
@@ -330,17 +331,33 @@ static int watch_add(struct daemon *d, const char *dir, const char *name)
 	return 0;
 }
 
-/* Watches one config path: a directory itself, a file (existing or not) through
- * its parent, so that creating it is seen too. */
-static void watch_path(struct daemon *d, const char *path)
+/* Is dir the parent of one of paths? Then the watch of that file covers it:
+ * /etc must not wake us for every *.conf in it. */
+static bool parent_of_any(const char *dir, char *const *paths)
+{
+	size_t len = strlen(dir);
+
+	for (; *paths != NULL; paths++)
+		if (strncmp(*paths, dir, len) == 0 && (*paths)[len] == '/' && strchr(*paths + len + 1, '/') == NULL)
+			return true;
+	return false;
+}
+
+/* Watches one config path: a drop-in directory itself (any *.conf in it), a
+ * file (existing or not) through its parent, so that creating it is seen too. */
+static void watch_path(struct daemon *d, const char *path, char *const *all)
 {
 	char *copy = strdup(path), *slash;
 	struct stat sb;
 
 	if (copy == NULL)
 		return;
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-		watch_add(d, path, NULL);
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		free(copy);
+		if (!parent_of_any(path, all))
+			watch_add(d, path, NULL);
+		return;
+	}
 	slash = strrchr(copy, '/');
 	if (slash != NULL && slash[1] != '\0') {
 		*slash = '\0';
@@ -353,7 +370,7 @@ static void watch_path(struct daemon *d, const char *path)
 static void watches_setup(struct daemon *d)
 {
 	struct config_source src;
-	char **paths, runtime[PATH_MAX];
+	char **paths;
 	size_t i;
 
 	if (d->inofd >= 0) {
@@ -368,13 +385,11 @@ static void watches_setup(struct daemon *d)
 	}
 	cmd_config_source(d->g, &src);
 	paths = config_watch_paths(&src);
-	for (i = 0; paths != NULL && paths[i] != NULL; i++) {
-		watch_path(d, paths[i]);
+	for (i = 0; paths != NULL && paths[i] != NULL; i++)
+		watch_path(d, paths[i], paths);
+	for (i = 0; paths != NULL && paths[i] != NULL; i++)
 		free(paths[i]);
-	}
 	free(paths);
-	snprintf(runtime, sizeof(runtime), "%s/%s", d->g->run_dir, CONFIG_RUNTIME_FILE);
-	watch_path(d, runtime);
 }
 
 static bool watch_wants(const struct watch *w, const struct inotify_event *ie)
@@ -409,8 +424,10 @@ static void inotify_handle(struct daemon *d)
 					relevant = true;
 		}
 	}
-	if (relevant && d->reload_due_ms == 0)
+	if (relevant && d->reload_due_ms == 0) {
 		d->reload_due_ms = now_ms() + RELOAD_SETTLE_MS;
+		d->reload_why = "the configuration changed";
+	}
 }
 
 /* --- rules and reload --- */
@@ -492,6 +509,8 @@ static void reload(struct daemon *d)
 	unsigned old_want = d->want;
 
 	d->reload_due_ms = 0;
+	log_info("reloading: %s", d->reload_why ? d->reload_why : "asked");
+	d->reload_why = NULL;
 	notify_reloading();
 	nrs = calloc(1, sizeof(*nrs));
 	if (nrs == NULL) {
@@ -695,6 +714,7 @@ static void signal_handle(struct daemon *d)
 		switch (si.ssi_signo) {
 		case SIGHUP:
 			d->reload_due_ms = now_ms();	/* at once: the admin asked */
+			d->reload_why = "SIGHUP";
 			break;
 		case SIGTERM:
 		case SIGINT:
