@@ -19,9 +19,10 @@ done
 
 T=$(mktemp -d /tmp/oompardon-bench.XXXXXX)
 DPID=
+pids=()
 cleanup() {
+	[ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
 	[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null && wait "$DPID" 2>/dev/null
-	pkill -TERM -P $$ -x park 2>/dev/null || true
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -56,7 +57,6 @@ per_exec_ns=$(( (c1 - c0) / STORM ))
 storm_rate=$(( STORM * 1000000000 / (s1 - s0) ))
 
 # 3. peak RSS with a thousand listed processes running
-pids=()
 for _ in $(seq "$HOLD"); do "$PARK" & pids+=($!); done
 held() { "$OOMPARDON" --run-dir "$T/run" status | awk '/^processes changed:/ {print $3}'; }
 for _ in $(seq 1000); do [ "$(held)" -ge "$HOLD" ] && break; sleep 0.01; done
@@ -65,6 +65,7 @@ hwm=$(field VmHWM)
 rss=$(field VmRSS)
 kill "${pids[@]}"
 wait "${pids[@]}" 2>/dev/null || true
+pids=()
 
 # 4. idle wakeups: context switches over IDLE_S seconds, per minute
 sw() { echo $(( $(field voluntary_ctxt_switches) + $(field nonvoluntary_ctxt_switches) )); }

@@ -33,9 +33,10 @@ if ! trusted "$target"; then
 elif can_lower; then
 	out=$("$target" -1000 3000); ok $? "a launch is pardoned: -1000 ($out)"
 else
-	"$target" 0 300 >/dev/null &
-	"$target" 0 300 >/dev/null
-	wait
+	# each launch lives 300 ms waiting in vain for -1000: long enough to be judged
+	"$target" -1000 300 >/dev/null &
+	"$target" -1000 300 >/dev/null
+	wait $!
 	wait_for 5000 grep -q CAP_SYS_RESOURCE "$LOG"; ok $? "without CAP_SYS_RESOURCE the refusal is said"
 	[ "$(grep -c CAP_SYS_RESOURCE "$LOG")" = 1 ]; ok $? "once, not once per process"
 	counter_above 'refused (no CAP_SYS_RESOURCE)' 0; ok $? "status counts the refused writes"
