@@ -366,23 +366,26 @@ static void watch_path(struct daemon *d, const char *path, char *const *all)
 	free(copy);
 }
 
-/* (Re)builds every watch: paths come and go with each reload. */
+/* (Re)builds every watch: paths come and go with each reload. The inotify fd
+ * lives as long as the daemon: a change made while we reload is still queued
+ * for us. inotify_add_watch on a watched directory returns its old wd, so only
+ * the watches no path needs any more are removed. */
 static void watches_setup(struct daemon *d)
 {
 	struct config_source src;
+	struct watch *old = d->watches;
+	size_t n_old = d->n_watches, i, j;
 	char **paths;
-	size_t i;
 
-	if (d->inofd >= 0) {
-		epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->inofd, NULL);
-		close(d->inofd);
+	if (d->inofd < 0) {
+		d->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		if (d->inofd < 0 || epoll_add(d->epfd, d->inofd, TAG_INOTIFY) < 0) {
+			log_warn("inotify, config changes need SIGHUP");
+			return;
+		}
 	}
-	watches_free(d);
-	d->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (d->inofd < 0 || epoll_add(d->epfd, d->inofd, TAG_INOTIFY) < 0) {
-		log_warn("inotify, config changes need SIGHUP");
-		return;
-	}
+	d->watches = NULL;
+	d->n_watches = 0;
 	cmd_config_source(d->g, &src);
 	paths = config_watch_paths(&src);
 	for (i = 0; paths != NULL && paths[i] != NULL; i++)
@@ -390,6 +393,17 @@ static void watches_setup(struct daemon *d)
 	for (i = 0; paths != NULL && paths[i] != NULL; i++)
 		free(paths[i]);
 	free(paths);
+	for (i = 0; i < n_old; i++) {
+		bool kept = false;
+
+		for (j = 0; j < d->n_watches && !kept; j++)
+			kept = d->watches[j].wd == old[i].wd;
+		if (!kept)
+			inotify_rm_watch(d->inofd, old[i].wd);
+		free(old[i].dir);
+		free(old[i].name);
+	}
+	free(old);
 }
 
 static bool watch_wants(const struct watch *w, const struct inotify_event *ie)

@@ -9,7 +9,8 @@ printf 'score 300 %s\n' "$prog" >"$CONF"
 daemon_start --test-rcvbuf 1 || bail "the daemon did not start"
 
 storm() { local i; for i in $(seq 400); do /bin/true; done; }
-storm & storm & storm & storm &
+storms=()
+for i in 1 2 3 4; do storm & storms+=($!); done
 listed=()
 for i in $(seq 40); do
 	"$prog" 60 &
@@ -17,8 +18,7 @@ for i in $(seq 40); do
 	/bin/true; /bin/true
 done
 wait_for 60000 counter_above enobufs 0; ok $? "the tiny buffer overflowed: status counts ENOBUFS ($(counter enobufs))"
-# the storm loops end on their own
-for j in $(jobs -p); do case " ${listed[*]} " in *" $j "*) ;; *) wait "$j" ;; esac; done
+wait "${storms[@]}"	# the storm loops end on their own
 wait_for 5000 log_has "events lost"; ok $? "the loss is logged"
 [ "$(counter rescans)" -ge 1 ] 2>/dev/null; ok $? "and answered with rescans ($(counter rescans))"
 
