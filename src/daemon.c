@@ -62,6 +62,8 @@ struct daemon {
 	struct daemon_counters c;
 	unsigned want;			/* EVENTS_* the rules need */
 	bool exe_filter;		/* every selector names an exe: an exec can be judged by its path */
+	char **exe_real;		/* rule paths that are symlinks, resolved at load */
+	size_t n_exe_real;
 	bool rescan_now, stop;
 	uint64_t next_rescan_ms, reload_due_ms;	/* CLOCK_MONOTONIC; 0 = none */
 	const char *reload_why;		/* what asked for the pending reload */
@@ -95,11 +97,39 @@ static void schedule_rescan(struct daemon *d)
 	d->next_rescan_ms = ms ? now_ms() + ms : 0;
 }
 
+static void exe_real_free(struct daemon *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_exe_real; i++)
+		free(d->exe_real[i]);
+	free(d->exe_real);
+	d->exe_real = NULL;
+	d->n_exe_real = 0;
+}
+
+/* Remembers what an exact rule path resolves to when that differs (a symlink:
+ * /proc/PID/exe shows the target). */
+static void exe_real_add(struct daemon *d, const struct cond *c)
+{
+	char real[PATH_MAX], **v;
+
+	if (c->is_glob || realpath(c->pattern, real) == NULL || strcmp(real, c->pattern) == 0)
+		return;
+	v = realloc(d->exe_real, (d->n_exe_real + 1) * sizeof(*v));
+	if (v == NULL)
+		return;
+	d->exe_real = v;
+	if ((v[d->n_exe_real] = strdup(real)) != NULL)
+		d->n_exe_real++;
+}
+
 /* What the rules need to hear of: uid and comm changes only when a rule looks at them. */
 static void study_rules(struct daemon *d)
 {
 	size_t i, j, k;
 
+	exe_real_free(d);
 	d->want = EVENTS_FORK | EVENTS_EXEC | EVENTS_EXIT;
 	d->exe_filter = true;
 	for (i = 0; i < d->rs->n_rules; i++) {
@@ -115,8 +145,10 @@ static void study_rules(struct daemon *d)
 					d->want |= EVENTS_UID;
 				else if (kind == COND_COMM)
 					d->want |= EVENTS_COMM;
-				else if (kind == COND_EXE)
+				else if (kind == COND_EXE) {
 					has_exe = true;
+					exe_real_add(d, &r->sels[j].conds[k]);
+				}
 			}
 			if (!has_exe)
 				d->exe_filter = false;
@@ -126,24 +158,25 @@ static void study_rules(struct daemon *d)
 
 /* Could an exe condition of the rules hold for path? A superset of the matcher:
  * fnmatch without FNM_PATHNAME lets '*' match more, never less; a rule path that
- * is a symlink is compared through what it resolves to as well. */
-static bool exe_may_match(const struct ruleset *rs, const char *path)
+ * is a symlink is compared through what it resolved to at the last reload too. */
+static bool exe_may_match(const struct daemon *d, const char *path)
 {
+	const struct ruleset *rs = d->rs;
 	size_t i, j, k;
 
 	for (i = 0; i < rs->n_rules; i++)
 		for (j = 0; j < rs->rules[i].n_sels; j++)
 			for (k = 0; k < rs->rules[i].sels[j].n_conds; k++) {
 				const struct cond *c = &rs->rules[i].sels[j].conds[k];
-				char real[PATH_MAX];
 
 				if (c->kind != COND_EXE)
 					continue;
 				if (c->is_glob ? fnmatch(c->pattern, path, 0) == 0 : strcmp(c->pattern, path) == 0)
 					return true;
-				if (!c->is_glob && realpath(c->pattern, real) != NULL && strcmp(real, path) == 0)
-					return true;
 			}
+	for (i = 0; i < d->n_exe_real; i++)
+		if (strcmp(d->exe_real[i], path) == 0)
+			return true;
 	return false;
 }
 
@@ -163,7 +196,7 @@ static bool exec_is_foreign(struct daemon *d, pid_t pid)
 	exe[n] = '\0';
 	if ((size_t)n > 10 && strcmp(exe + n - 10, " (deleted)") == 0)
 		exe[n - 10] = '\0';
-	return !exe_may_match(d->rs, exe);
+	return !exe_may_match(d, exe);
 }
 
 static void on_event(void *ctx, const struct event *ev)
@@ -191,33 +224,11 @@ static void on_event(void *ctx, const struct event *ev)
 	}
 }
 
-/* Forgets the entries of processes that are gone (their exit may have been lost). */
-static void prune_state(struct daemon *d)
-{
-	struct state_entry *se;
-	pid_t *gone;
-	size_t n = 0, i;
-
-	gone = calloc(d->st.count + 1, sizeof(*gone));
-	if (gone == NULL)
-		return;
-	state_foreach(&d->st, se) {
-		unsigned long long start;
-
-		if (proc_start_time(se->pid, &start) < 0 || start != se->start_time)
-			gone[n++] = se->pid;
-	}
-	for (i = 0; i < n; i++)
-		state_forget(&d->st, gone[i]);
-	free(gone);
-}
-
 static void rescan(struct daemon *d)
 {
 	d->rescan_now = false;
 	d->c.rescans++;
-	prune_state(d);
-	enforce_all(&d->e);
+	enforce_all(&d->e);	/* also forgets entries whose exit we missed */
 	schedule_rescan(d);
 }
 
@@ -843,6 +854,7 @@ static void shutdown_daemon(struct daemon *d)
 	if (d->inofd >= 0)
 		close(d->inofd);
 	watches_free(d);
+	exe_real_free(d);
 	close(d->sigfd);
 	close(d->epfd);
 	state_close(&d->st);
@@ -901,8 +913,7 @@ int daemon_run(const struct globals *g, const struct daemon_options *o)
 	events_open(&d);
 	watches_setup(&d);
 	killer_sync(&d);
-	prune_state(&d);	/* a predecessor's entries of processes gone since */
-	enforce_all(&d.e);
+	enforce_all(&d.e);	/* also forgets a predecessor's entries of processes gone since */
 	schedule_rescan(&d);
 	log_info("running: %zu rule%s%s, %zu process%s changed, %s", d.rs->n_rules, d.rs->n_rules == 1 ? "" : "s",
 		 d.rs->embedded ? " (embedded default)" : "", d.st.count, d.st.count == 1 ? "" : "es",
