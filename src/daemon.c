@@ -31,6 +31,10 @@
 /* Editors write a file in several steps (truncate, write, rename): one reload
  * after the burst settles, not one per step. */
 #define RELOAD_SETTLE_MS 50
+/* Forks and exits matter only while some process's value is ours; once none
+ * is, we stop hearing of them after this long (a listed program launched again
+ * and again would otherwise switch them on and off each time). */
+#define TRACK_LINGER_MS 2000
 /* A storm of ENOBUFS must not become a storm of log lines. */
 #define LOST_LOG_INTERVAL_MS 1000
 /* How long a status client may take to read its answer. */
@@ -61,6 +65,8 @@ struct daemon {
 	size_t n_watches;
 	struct daemon_counters c;
 	unsigned want;			/* EVENTS_* the rules need */
+	bool tracking;			/* something is ours: hear forks and exits too */
+	uint64_t untrack_ms;		/* when to stop hearing them, nothing being ours */
 	bool exe_filter;		/* every selector names an exe: an exec can be judged by its path */
 	char **exe_real;		/* rule paths that are symlinks, resolved at load */
 	size_t n_exe_real;
@@ -130,7 +136,7 @@ static void study_rules(struct daemon *d)
 	size_t i, j, k;
 
 	exe_real_free(d);
-	d->want = EVENTS_FORK | EVENTS_EXEC | EVENTS_EXIT;
+	d->want = EVENTS_EXEC;
 	d->exe_filter = true;
 	for (i = 0; i < d->rs->n_rules; i++) {
 		const struct rule *r = &d->rs->rules[i];
@@ -234,6 +240,63 @@ static void rescan(struct daemon *d)
 
 /* --- the event source --- */
 
+static unsigned source_want(const struct daemon *d)
+{
+	return d->want | (d->tracking ? EVENTS_FORK | EVENTS_EXIT : 0);
+}
+
+/* While forks were not heard of, a process whose value is ours may have forked:
+ * its children (their ppid holds an entry) get the entry now, and enforce_pid
+ * judges them (one that ran another program meanwhile gets its original back).
+ * Again for their children, a few generations deep. */
+static void adopt_children(struct daemon *d)
+{
+	bool found = true;
+	int pass, n, i;
+
+	for (pass = 0; found && pass < 8; pass++) {
+		pid_t *pids = NULL;
+
+		found = false;
+		n = proc_list(&pids);
+		for (i = 0; i < n; i++) {
+			struct proc_facts pf;
+
+			if (state_find(&d->st, pids[i]) != NULL || proc_read(pids[i], PROC_STAT, &pf) < 0 ||
+			    pf.ppid <= 0 || state_find(&d->st, pf.ppid) == NULL)
+				continue;
+			enforce_fork(&d->e, pf.ppid, pids[i]);
+			enforce_pid(&d->e, pids[i]);
+			if (state_find(&d->st, pids[i]) != NULL)
+				found = true;	/* still ours: it may have children too */
+		}
+		free(pids);
+	}
+}
+
+/* Forks and exits are heard only while some value is ours: with nothing ours,
+ * an unlisted exec costs one event instead of three. */
+static void tracking_update(struct daemon *d)
+{
+	if (d->src == NULL)
+		return;
+	if (d->st.count > 0) {
+		d->untrack_ms = 0;
+		if (d->tracking)
+			return;
+		d->tracking = true;
+		if (d->src->set_want(d->src, source_want(d)) < 0)
+			log_warn("cannot widen the event filter, continuing");
+		adopt_children(d);
+	} else if (d->tracking && d->untrack_ms == 0) {
+		d->untrack_ms = now_ms() + TRACK_LINGER_MS;
+	} else if (d->tracking && now_ms() >= d->untrack_ms) {
+		d->tracking = false;
+		d->untrack_ms = 0;
+		d->src->set_want(d->src, source_want(d));	/* failing, we only hear more */
+	}
+}
+
 static int epoll_add(int epfd, int fd, int tag)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)tag };
@@ -254,7 +317,7 @@ static void events_close(struct daemon *d)
  * leaves d->src NULL: the rescan timer then polls. */
 static void events_open(struct daemon *d)
 {
-	struct event_source_options eo = { .want = d->want, .rcvbuf_bytes = d->o->test_rcvbuf_bytes };
+	struct event_source_options eo = { .want = source_want(d), .rcvbuf_bytes = d->o->test_rcvbuf_bytes };
 	int r;
 
 	events_close(d);
@@ -565,8 +628,8 @@ static void reload(struct daemon *d)
 	d->c.reloads++;
 	study_rules(d);
 	killer_sync(d);
-	if (d->want != old_want && (d->src != NULL || !d->o->no_events))
-		events_open(d);
+	if (d->want != old_want && d->src != NULL && d->src->set_want(d->src, source_want(d)) < 0)
+		log_warn("cannot change the event filter, continuing");
 	log_info("reloaded: %zu rule%s", d->rs->n_rules, d->rs->n_rules == 1 ? "" : "s");
 	rescan(d);	/* new verdicts, and the processes no rule names any more restored */
 out:
@@ -782,6 +845,8 @@ static int wait_timeout_ms(const struct daemon *d)
 		next = d->next_rescan_ms;
 	if (d->reload_due_ms && (next == 0 || d->reload_due_ms < next))
 		next = d->reload_due_ms;
+	if (d->untrack_ms && (next == 0 || d->untrack_ms < next))
+		next = d->untrack_ms;
 	if (next == 0)
 		return -1;
 	return next <= now ? 0 : (int)(next - now > INT_MAX ? INT_MAX : next - now);
@@ -822,6 +887,7 @@ static void loop(struct daemon *d)
 			reload(d);
 		if (d->rescan_now || (d->next_rescan_ms && now_ms() >= d->next_rescan_ms))
 			rescan(d);
+		tracking_update(d);
 	}
 }
 
@@ -914,6 +980,7 @@ int daemon_run(const struct globals *g, const struct daemon_options *o)
 	watches_setup(&d);
 	killer_sync(&d);
 	enforce_all(&d.e);	/* also forgets a predecessor's entries of processes gone since */
+	tracking_update(&d);
 	schedule_rescan(&d);
 	log_info("running: %zu rule%s%s, %zu process%s changed, %s", d.rs->n_rules, d.rs->n_rules == 1 ? "" : "s",
 		 d.rs->embedded ? " (embedded default)" : "", d.st.count, d.st.count == 1 ? "" : "es",

@@ -41,6 +41,8 @@ struct event_source {
 	/* Hands every event ready now to fn. Count handled, -ENOBUFS when some were
 	 * lost (the source stays usable: the caller rescans), other -errno. */
 	int (*drain)(struct event_source *src, event_fn fn, void *ctx);
+	/* Changes what we want to hear of, at once. 0 or -errno. */
+	int (*set_want)(struct event_source *src, unsigned want);
 	void (*free)(struct event_source *src);
 };
 

@@ -179,6 +179,27 @@ static bool cn_filter_supported(void)
 	return major > 6 || (major == 6 && minor >= 6);
 }
 
+/* Narrows (or widens) the kernel's filter: a LISTEN with a proc_input. Before
+ * 6.6 the kernel ignores it and translate() filters alone. 0 or -errno. */
+static int netlink_set_want(struct event_source *src, unsigned want)
+{
+	struct netlink_source *ns = (struct netlink_source *)src;
+	struct cn_proc_input in = { .mcast_op = PROC_CN_MCAST_LISTEN };
+
+	if (want & EVENTS_FORK)
+		in.event_type |= CN_EV_FORK;
+	if (want & EVENTS_EXEC)
+		in.event_type |= CN_EV_EXEC;
+	if (want & EVENTS_UID)
+		in.event_type |= CN_EV_UID;
+	if (want & EVENTS_COMM)
+		in.event_type |= CN_EV_COMM;
+	if (want & EVENTS_EXIT)
+		in.event_type |= CN_EV_EXIT;
+	src->want = want;
+	return send_ctl(src->fd, ++ns->seq, 0, &in, sizeof(in));
+}
+
 static void netlink_free(struct event_source *src)
 {
 	if (src == NULL)
@@ -233,7 +254,6 @@ int events_netlink_open(struct event_source **out, const struct event_source_opt
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
 	struct netlink_source *ns;
-	struct cn_proc_input in = { .mcast_op = PROC_CN_MCAST_LISTEN };
 	uint32_t op = PROC_CN_MCAST_LISTEN, ack;
 	int fd, r;
 
@@ -262,22 +282,11 @@ int events_netlink_open(struct event_source **out, const struct event_source_opt
 		close(fd);
 		return r;
 	}
-	if (o->want & EVENTS_FORK)
-		in.event_type |= CN_EV_FORK;
-	if (o->want & EVENTS_EXEC)
-		in.event_type |= CN_EV_EXEC;
-	if (o->want & EVENTS_UID)
-		in.event_type |= CN_EV_UID;
-	if (o->want & EVENTS_COMM)
-		in.event_type |= CN_EV_COMM;
-	if (o->want & EVENTS_EXIT)
-		in.event_type |= CN_EV_EXIT;
-	ns->seq++;
-	ns->pub.kernel_filtered = send_ctl(fd, ns->seq, 0, &in, sizeof(in)) == 0 && cn_filter_supported();
-	ns->pub.name = "netlink proc connector";
 	ns->pub.fd = fd;
-	ns->pub.want = o->want;
+	ns->pub.kernel_filtered = netlink_set_want(&ns->pub, o->want) == 0 && cn_filter_supported();
+	ns->pub.name = "netlink proc connector";
 	ns->pub.drain = netlink_drain;
+	ns->pub.set_want = netlink_set_want;
 	ns->pub.free = netlink_free;
 	*out = &ns->pub;
 	return 0;
