@@ -615,9 +615,13 @@ static void reload(struct daemon *d)
 	}
 	apply_overrides(d, nrs);
 	if (same_rules(d->rs, nrs)) {
+		/* The old ruleset stays (its rules have said their warnings once
+		 * already); a pass still runs: what the rules see may have changed
+		 * (a directory made root-only, a cgroup moved). */
 		log_debug("reload: the rules did not change");
 		ruleset_free(nrs);
 		free(nrs);
+		rescan(d);
 		goto out;
 	}
 	old = d->rs;

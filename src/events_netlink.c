@@ -103,6 +103,8 @@ static bool translate(const struct proc_event *pe, unsigned want, struct event *
 		ev->pid = pe->event_data.id.process_tgid;
 		return want & EVENTS_UID;
 	case PROC_EVENT_COMM:
+		if (pe->event_data.comm.process_pid != pe->event_data.comm.process_tgid)
+			return false;	/* a thread named itself; the process's comm is its leader's */
 		ev->kind = EVENT_COMM;
 		ev->pid = pe->event_data.comm.process_tgid;
 		return want & EVENTS_COMM;
