@@ -20,6 +20,10 @@
 #define ACK_TIMEOUT_MS 1000
 #define RECV_BATCH 64	/* datagrams per recvmmsg: one syscall for a burst */
 #define MSG_BYTES 256	/* nlmsghdr 16 + cn_msg 20 + proc_event 72 (x86_64, 6.x) */
+/* The proc_event sits 36 bytes into a datagram, but holds 64-bit fields: we
+ * receive 4 bytes into an 8-aligned buffer so that it lands aligned (the kernel
+ * builds its messages the same way, see cn_proc.c's buffer_to_cn_msg). */
+#define MSG_SKEW 4
 
 /* Since 6.6 the kernel takes a struct proc_input instead of the bare op and
  * drops events the socket did not ask for (cn_filter). Older uapi headers lack
@@ -123,7 +127,7 @@ static bool translate(const struct proc_event *pe, unsigned want, struct event *
  * socket stays usable, so we keep reading and report the loss at the end. */
 static int netlink_drain(struct event_source *src, event_fn fn, void *ctx)
 {
-	static char bufs[RECV_BATCH][MSG_BYTES];	/* 16 KiB; one source per daemon */
+	static char bufs[RECV_BATCH][MSG_BYTES] __attribute__((aligned(8)));	/* 16 KiB; one source per daemon */
 	struct mmsghdr msgs[RECV_BATCH];
 	struct iovec iov[RECV_BATCH];
 	struct sockaddr_nl from[RECV_BATCH];
@@ -132,8 +136,8 @@ static int netlink_drain(struct event_source *src, event_fn fn, void *ctx)
 
 	for (;;) {
 		for (i = 0; i < RECV_BATCH; i++) {
-			iov[i].iov_base = bufs[i];
-			iov[i].iov_len = MSG_BYTES;
+			iov[i].iov_base = bufs[i] + MSG_SKEW;
+			iov[i].iov_len = MSG_BYTES - MSG_SKEW;
 			memset(&msgs[i], 0, sizeof(msgs[i]));
 			msgs[i].msg_hdr.msg_iov = &iov[i];
 			msgs[i].msg_hdr.msg_iovlen = 1;
@@ -157,7 +161,7 @@ static int netlink_drain(struct event_source *src, event_fn fn, void *ctx)
 			const struct proc_event *pe;
 			struct event ev;
 
-			pe = datagram_event(bufs[i], msgs[i].msg_len, &from[i], &cn);
+			pe = datagram_event(bufs[i] + MSG_SKEW, msgs[i].msg_len, &from[i], &cn);
 			if (pe != NULL && translate(pe, src->want, &ev)) {
 				fn(ctx, &ev);
 				count++;
@@ -225,7 +229,7 @@ static long ms_since(const struct timespec *t0)
 static int wait_ack(int fd, uint32_t ack)
 {
 	struct timespec t0;
-	char buf[MSG_BYTES];
+	char buf[MSG_BYTES] __attribute__((aligned(8)));
 	long left;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -239,13 +243,13 @@ static int wait_ack(int fd, uint32_t ack)
 
 		if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
 			return -errno;
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		n = recvfrom(fd, buf + MSG_SKEW, sizeof(buf) - MSG_SKEW, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR || errno == ENOBUFS)
 				continue;
 			return -errno;
 		}
-		pe = datagram_event(buf, (size_t)n, &from, &cn);
+		pe = datagram_event(buf + MSG_SKEW, (size_t)n, &from, &cn);
 		if (pe != NULL && pe->what == PROC_EVENT_NONE && cn->ack == ack + 1)
 			return -(int)pe->event_data.ack.err;
 	}
