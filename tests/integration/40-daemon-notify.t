@@ -9,6 +9,8 @@ listen_on() {	# listen_on ADDRESS: a listener for start, reload and stop (4 data
 	wait_for 5000 grep -q listening "$T/notify"
 }
 
+ready_twice() { [ "$(grep -c "^READY=1" "$T/notify")" = 2 ]; }
+
 for addr in "$T/notify.sock" "@oompardon-test-$$"; do
 	listen_on "$addr"
 	NOTIFY_SOCKET=$addr daemon_start || bail "the daemon did not start"
@@ -16,7 +18,7 @@ for addr in "$T/notify.sock" "@oompardon-test-$$"; do
 	kill -HUP "$DPID"
 	wait_for 5000 grep -q "^RELOADING=1|MONOTONIC_USEC=[0-9]" "$T/notify"
 	ok $? "$addr: RELOADING=1 with MONOTONIC_USEC on SIGHUP"
-	wait_for 5000 [ "$(grep -c "^READY=1" "$T/notify")" = 2 ]; ok $? "$addr: READY=1 again after the reload"
+	wait_for 5000 ready_twice; ok $? "$addr: READY=1 again after the reload"
 	daemon_stop; ok $? "$addr: stops cleanly"
 	wait $LPID; ok $? "$addr: STOPPING=1 was the fourth message"
 	grep -q "^STOPPING=1" "$T/notify" || diag "$T/notify"
