@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# No leaking values: what a listed program got never passes to a program no rule names.
+. "$(dirname "$0")/daemon.sh"
+
+sh=$(own_copy "$(readlink -f /bin/sh)" listedsh)
+printf 'score 300 %s\n' "$sh" >"$CONF"
+daemon_start || bail "the daemon did not start"
+
+# 1. A listed shell's child that runs an unlisted program gets the original back.
+mkfifo "$T/go1"
+"$sh" -c 'read x <"$1"; "$2" 0 3000 >"$3"' sh "$T/go1" "$HELPERS/adjwait" "$T/out1" &
+pid=$!
+wait_for 5000 adj_is $pid 300; ok $? "the listed shell holds 300"
+echo >"$T/go1"
+wait $pid; ok $? "its child running an unlisted program gets the original 0 back ($(cat "$T/out1"))"
+
+# 2. A listed shell that execs an unlisted program: the same pid gets the original back.
+mkfifo "$T/go2"
+"$sh" -c 'read x <"$1"; exec "$2" 0 3000 >"$3"' sh "$T/go2" "$HELPERS/adjwait" "$T/out2" &
+pid=$!
+wait_for 5000 adj_is $pid 300; ok $? "the listed shell holds 300 before its exec"
+echo >"$T/go2"
+wait $pid; ok $? "after exec of an unlisted program it has the original 0 again ($(cat "$T/out2"))"
+
+# 3. A child that runs no new program is the same program: it keeps the value.
+mkfifo "$T/go3"
+"$sh" -c 'read x <"$1"; ( read v </proc/self/oom_score_adj; echo "$v" >"$2" )' sh "$T/go3" "$T/out3" &
+pid=$!
+wait_for 5000 adj_is $pid 300
+echo >"$T/go3"
+wait $pid
+[ "$(cat "$T/out3")" = 300 ]; ok $? "a forked child without exec keeps 300 ($(cat "$T/out3"))"
+
+# 3b. No waiting at all: the listed shell forks at once, maybe before the daemon has heard
+# of it (forks are heard only while some value is ours; children forked before are adopted).
+fails=0 leaked=0
+for i in $(seq 30); do
+	out=$("$sh" -c '"$1" 0 3000 & wait $!' sh "$HELPERS/adjwait") || fails=$((fails + 1))
+	case $out in "first 300"*) leaked=$((leaked + 1)) ;; esac
+done
+ok $fails "30 listed shells forking at once: every unlisted child ends with the original ($fails not)"
+echo "# $leaked of 30 children started with the shell's 300 and were given 0 back"
+
+# 4. Processes oompardon never changed are never touched, even on a full pass.
+sh -c 'echo 123 >/proc/self/oom_score_adj; exec sleep 60' &
+other=$!
+wait_for 2000 adj_is $other 123
+printf 'score 300 %s\n# changed\n' "$sh" >"$CONF.new" && mv "$CONF.new" "$CONF"
+kill -HUP "$DPID"
+wait_for 5000 log_has "reloading: SIGHUP"; ok $? "SIGHUP reloads"
+wait_for 5000 counter_above rescans 0
+adj_is $other 123; ok $? "an unlisted process with its own value (123) is left alone ($(adj $other))"
+kill $other
+
+# 5. inherit yes keeps the kernel's plain inheritance.
+printf 'inherit yes\nscore 300 %s\n' "$sh" >"$CONF.new" && mv "$CONF.new" "$CONF"
+wait_for 5000 counter_above reloads 0; ok $? "the inotify reload took 'inherit yes'"
+mkfifo "$T/go5"
+"$sh" -c 'read x <"$1"; exec "$2" 300 1000 >"$3"' sh "$T/go5" "$HELPERS/adjwait" "$T/out5" &
+pid=$!
+wait_for 5000 adj_is $pid 300
+echo >"$T/go5"
+wait $pid
+# adjwait exits 0 at once when it reads 300; then the daemon must not have restored it meanwhile
+grep -q "final 300" "$T/out5"; ok $? "with inherit yes an unlisted program keeps the inherited 300 ($(cat "$T/out5"))"
+
+daemon_stop; ok $? "the daemon stops cleanly"
+done_testing
