@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -42,7 +43,7 @@
 /* Processes that did not exit after SIGKILL: skipped from then on. */
 #define KILLER_STUCK_MAX 8
 
-enum { TAG_TIMER = 1, TAG_PSI, TAG_VICTIM };
+enum { TAG_TIMER = 1, TAG_PSI, TAG_VICTIM, TAG_USAGE };
 
 enum kstate {
 	KS_WATCH,	/* checking memory */
@@ -71,6 +72,10 @@ struct killer {
 	unsigned long psi_window_us;
 	uint64_t psi_quiet_until_ms;	/* pressure averages still show the last kill */
 	bool psi_fired;
+	int usagefd;			/* v1: eventfd the kernel signals when usage crosses ... */
+	unsigned long long usage_threshold_bytes;	/* ... this: limit - killer-mem-min */
+	struct mem_state sys;		/* the last sample */
+	struct memcg_sample cs;
 
 	enum kstate state;
 	uint64_t deadline_ms;
@@ -137,23 +142,21 @@ static void format_kib(char *buf, size_t len, unsigned long long kib)
 }
 
 /* The scope's memory now. 0 or -errno. */
-static int sample(const struct killer *k, struct mem_state *ms, struct mem_thresholds *t)
+static int sample(struct killer *k, struct mem_state *ms, struct mem_thresholds *t)
 {
 	const struct settings *s = S(k);
-	struct mem_state sys;
-	struct memcg_sample cs;
 	int r;
 
-	r = meminfo_system(proc_root, &sys);
+	r = meminfo_system(proc_root, &k->sys);
 	if (r < 0)
 		return r;
 	if (!k->in_cgroup)
-		*ms = sys;
+		*ms = k->sys;
 	else {
-		r = meminfo_memcg_sample(k->cg.dir, k->cg.v2, &cs);
+		r = meminfo_memcg_sample(k->cg.dir, k->cg.v2, &k->cs);
 		if (r < 0)
 			return r;
-		meminfo_memcg_combine(&cs, &sys, ms);
+		meminfo_memcg_combine(&k->cs, &k->sys, ms);
 	}
 	meminfo_thresholds(s->killer_mem_min_pct, s->killer_mem_min_kib, s->killer_swap_min_pct,
 			   s->killer_swap_min_kib, ms, t);
@@ -499,14 +502,15 @@ static void last_resort(struct killer *k)
 	}
 }
 
-static void log_kill(struct killer *k, const char *what)
+/* The one line per kill: whom, why, and what comes next. */
+static void log_kill(struct killer *k, const char *what, const char *next)
 {
 	char rss[32];
 
 	format_kib(rss, sizeof(rss), (unsigned long long)k->best->rss_kib);
-	log_notice("%s %d %s (badness %ld, rss %s, %s) in %s: %s", what, k->best->pid,
+	log_notice("%s %d %s (badness %ld, rss %s, %s) in %s: %s; %s", what, k->best->pid,
 		   k->best->has_exe ? k->best->exe : k->best->comm, k->best_points, rss, k->best_rule,
-		   scope_name(k), k->reason);
+		   scope_name(k), k->reason, next);
 }
 
 /* Memory is low (or pressure fired): choose and signal one victim. */
@@ -562,7 +566,7 @@ static int act(struct killer *k, bool low_reason, uint64_t now)
 	}
 	if (s->killer_dry_run) {
 		if (k->dry_pid != k->best->pid || k->dry_start != k->best->start_time || now >= k->dry_until_ms) {
-			log_kill(k, "dry run: would kill");
+			log_kill(k, "dry run: would kill", "nothing done");
 			k->dry_pid = k->best->pid;
 			k->dry_start = k->best->start_time;
 			k->dry_until_ms = now + KILLER_DRY_REPEAT_MS;
@@ -583,13 +587,16 @@ static int act(struct killer *k, bool low_reason, uint64_t now)
 	free(pids);
 
 	if (s->killer_grace_ms == 0) {
-		log_kill(k, "killing (SIGKILL)");
+		log_kill(k, "killing", "SIGKILL");
 		signal_victims(k, SIGKILL);
 		k->state = KS_KILL;
 		k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
 		arm(k, KILLER_EXIT_WAIT_MS);
 	} else {
-		log_kill(k, "killing (SIGTERM)");
+		char next[64];
+
+		snprintf(next, sizeof(next), "SIGTERM, SIGKILL in %u ms if memory stays low", s->killer_grace_ms);
+		log_kill(k, "killing", next);
 		signal_victims(k, SIGTERM);
 		k->state = KS_TERM;
 		k->deadline_ms = now + s->killer_grace_ms;
@@ -600,6 +607,64 @@ static int act(struct killer *k, bool low_reason, uint64_t now)
 			 s->killer_target == KILLER_TARGET_GROUP ? "process group" : "cgroup");
 	k->psi_fired = false;
 	return 0;
+}
+
+/* v1 offers no pressure file, but it signals an eventfd when the usage crosses
+ * a threshold (memory.usage_in_bytes via cgroup.event_control). Armed at
+ * limit - killer-mem-min: below it the cgroup cannot be low (inactive page
+ * cache only adds room), so the timer then only watches the system. 0 or -errno. */
+static int usage_event_arm(struct killer *k, unsigned long long threshold)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	char path[PATH_MAX + 32], line[96];
+	int efd, ufd, cfd, r = 0;
+
+	if (k->usagefd >= 0 && k->usage_threshold_bytes == threshold)
+		return 0;
+	if (k->usagefd >= 0)
+		close(k->usagefd);	/* closing the eventfd unregisters it */
+	k->usagefd = -1;
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/memory.usage_in_bytes", k->cg.dir);
+	ufd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/cgroup.event_control", k->cg.dir);
+	cfd = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(line, sizeof(line), "%d %d %llu", efd, ufd, threshold);
+	if (ufd < 0 || cfd < 0 || write(cfd, line, strlen(line)) < 0)
+		r = -errno;
+	if (ufd >= 0)
+		close(ufd);
+	if (cfd >= 0)
+		close(cfd);
+	ev.data.u64 = (uint64_t)TAG_USAGE << 32;
+	if (r == 0 && epoll_ctl(k->epfd, EPOLL_CTL_ADD, efd, &ev) < 0)
+		r = -errno;
+	if (r < 0) {
+		close(efd);
+		return r;
+	}
+	k->usagefd = efd;
+	k->usage_threshold_bytes = threshold;
+	return 0;
+}
+
+/* When to look again, memory not being low. */
+static unsigned next_check_ms(struct killer *k, const struct mem_state *ms, const struct mem_thresholds *t)
+{
+	unsigned long long threshold;
+	struct mem_state sys_only;
+
+	if (!k->in_cgroup || k->cg.v2 || k->cs.limit_bytes == ULLONG_MAX ||
+	    k->cs.limit_bytes / 1024 <= t->mem_min_kib)
+		return meminfo_next_check_ms(ms, t);
+	threshold = k->cs.limit_bytes - t->mem_min_kib * 1024;
+	if (usage_event_arm(k, threshold) < 0 || k->cs.usage_bytes >= threshold)
+		return meminfo_next_check_ms(ms, t);
+	sys_only = *ms;
+	sys_only.mem_avail_kib = k->sys.mem_avail_kib;
+	return meminfo_next_check_ms(&sys_only, t);
 }
 
 static int check(struct killer *k, uint64_t now)
@@ -620,7 +685,7 @@ static int check(struct killer *k, uint64_t now)
 	if (!low && !psi) {
 		k->episode_reported = false;
 		k->dry_pid = 0;
-		arm(k, meminfo_next_check_ms(&ms, &t));
+		arm(k, next_check_ms(k, &ms, &t));
 		return 0;
 	}
 	if (low)
@@ -655,7 +720,7 @@ static int step_victims(struct killer *k, uint64_t now)
 		return finish(k, false, now);
 	}
 	if (k->psi_fired || (sample(k, &ms, &t) == 0 && meminfo_low(&ms, &t))) {
-		log_notice("killing %d (SIGKILL): memory still low %u ms after SIGTERM", k->best->pid,
+		log_notice("killing %d: memory still low %u ms after SIGTERM; SIGKILL", k->best->pid,
 			   S(k)->killer_grace_ms);
 		signal_victims(k, SIGKILL);
 		k->state = KS_KILL;
@@ -748,7 +813,7 @@ int killer_new(struct killer **kp, const struct ruleset *rs)
 	if (!k)
 		return -ENOMEM;
 	k->rs = rs;
-	k->epfd = k->timerfd = k->psifd = -1;
+	k->epfd = k->timerfd = k->psifd = k->usagefd = -1;
 	k->cur = calloc(1, sizeof(*k->cur));
 	k->best = calloc(1, sizeof(*k->best));
 	if (!k->cur || !k->best) {
@@ -801,6 +866,9 @@ void killer_set_rules(struct killer *k, const struct ruleset *rs)
 			k->cg = old_cg;
 			k->in_cgroup = old_in;
 		} else {
+			if (k->usagefd >= 0)
+				close(k->usagefd);
+			k->usagefd = -1;
 			log_info("early OOM killer now watching %s", scope_name(k));
 			psi_setup_logged(k);
 		}
@@ -843,6 +911,11 @@ int killer_handle(struct killer *k)
 			} else
 				k->psi_fired = true;
 			woke = true;
+		} else if (tag == TAG_USAGE) {
+			if (read(k->usagefd, &exp, sizeof(exp)) < 0) {
+				/* EAGAIN: nothing to read */
+			}
+			woke = true;
 		} else if (tag == TAG_VICTIM && idx < k->n_victims) {
 			k->victims[idx].exited = true;
 			epoll_ctl(k->epfd, EPOLL_CTL_DEL, k->victims[idx].pidfd, NULL);
@@ -868,6 +941,8 @@ void killer_free(struct killer *k)
 	drop_victims(k);
 	free(k->victims);
 	psi_close(k);
+	if (k->usagefd >= 0)
+		close(k->usagefd);
 	if (k->timerfd >= 0)
 		close(k->timerfd);
 	if (k->epfd >= 0)
