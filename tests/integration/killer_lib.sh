@@ -31,15 +31,18 @@ killer_cgroup_make() {
 	printf -v "$1" '%s' "$d"
 }
 
-# killer_cgroup_remove DIR: kills what is left inside, then removes it (bounded).
+# killer_cgroup_remove DIR: kills what is left inside, then removes it (within 5 s:
+# a process killed a moment ago may still hold it).
 killer_cgroup_remove() {
-	local i
+	local i pids
 	for i in $(seq 1 500); do
-		[ -s "$1/cgroup.procs" ] || break
-		xargs -r kill -KILL <"$1/cgroup.procs" 2>/dev/null
+		pids=$(cat "$1/cgroup.procs" 2>/dev/null)
+		[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+		rmdir "$1" 2>/dev/null && return 0
+		[ -d "$1" ] || return 0
 		sleep 0.01
 	done
-	rmdir "$1"
+	return 1
 }
 
 # killer_start_in VAR CGROUP CMD [ARGS]: starts CMD inside CGROUP (it moves itself in
