@@ -31,18 +31,21 @@ killer_cgroup_make() {
 	printf -v "$1" '%s' "$d"
 }
 
-# killer_cgroup_remove DIR: kills what is left inside, then removes it (within 5 s:
-# a process killed a moment ago may still hold it).
+# killer_cgroup_remove DIR: kills what is left inside it and its children, then removes
+# them, deepest first (within 5 s each: a process killed a moment ago may still hold one).
 killer_cgroup_remove() {
-	local i pids
-	for i in $(seq 1 500); do
-		pids=$(cat "$1/cgroup.procs" 2>/dev/null)
-		[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
-		rmdir "$1" 2>/dev/null && return 0
-		[ -d "$1" ] || return 0
-		sleep 0.01
+	local d i pids
+	[ -d "$1" ] || return 0
+	for d in $(find "$1" -depth -type d); do
+		for i in $(seq 1 500); do
+			pids=$(cat "$d/cgroup.procs" 2>/dev/null)
+			[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+			rmdir "$d" 2>/dev/null && break
+			[ -d "$d" ] || break
+			sleep 0.01
+		done
 	done
-	return 1
+	[ ! -d "$1" ]
 }
 
 # killer_start_in VAR CGROUP CMD [ARGS]: starts CMD inside CGROUP (it moves itself in
@@ -77,4 +80,12 @@ killer_oom_kills() {
 	else
 		awk '$1 == "oom_kill" { print $2 }' "$1/memory.events"
 	fi
+}
+
+# killer_child_of PID PATTERN: the pid of PID's child whose command line contains
+# PATTERN (printed; 1 when there is none).
+killer_child_of() {
+	local c
+	c=$(pgrep -P "$1" -f -- "$2" | head -1)
+	[ -n "$c" ] && echo "$c"
 }
