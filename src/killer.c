@@ -40,6 +40,9 @@
 #define KILLER_EXIT_WAIT_MS 10000U
 /* A dry run repeats "would kill" for the same victim at most this often. */
 #define KILLER_DRY_REPEAT_MS 10000U
+/* Memory is low but nobody may be killed (only the pardoned left, or a dry
+ * run): each look scans every process, so look at this slower pace. */
+#define KILLER_NOTHING_TO_DO_MS 500U
 /* Processes that did not exit after SIGKILL: skipped from then on. */
 #define KILLER_STUCK_MAX 8
 
@@ -513,102 +516,6 @@ static void log_kill(struct killer *k, const char *what, const char *next)
 		   scope_name(k), k->reason, next);
 }
 
-/* Memory is low (or pressure fired): choose and signal one victim. */
-static int act(struct killer *k, bool low_reason, uint64_t now)
-{
-	const struct settings *s = S(k);
-	struct mem_state ms;
-	struct mem_thresholds t;
-	pid_t *pids = NULL;
-	int n, r, fd = -1, tries;
-	long totalpages;
-
-	totalpages = scope_totalpages(k);
-	if (totalpages <= 0) {
-		arm(k, MEMINFO_CHECK_MIN_MS);
-		return -EIO;
-	}
-	for (tries = 0; tries < 3; tries++) {
-		free(pids);
-		pids = NULL;
-		n = scope_pids(k, &pids);
-		if (n < 0) {
-			arm(k, MEMINFO_CHECK_MIN_MS);
-			return n;
-		}
-		r = pick(k, pids, n, totalpages);
-		if (r <= 0) {
-			free(pids);
-			if (r == 0)
-				last_resort(k);
-			arm(k, MEMINFO_CHECK_MIN_MS);
-			return r;
-		}
-		if (s->killer_dry_run)
-			break;
-		fd = open_verified(k->best);
-		if (fd >= 0)
-			break;	/* else gone or its pid reused: choose again */
-	}
-	if (!s->killer_dry_run && fd < 0) {
-		free(pids);
-		arm(k, MEMINFO_CHECK_MIN_MS);
-		return 0;
-	}
-	/* Choosing took time; memory may have come back meanwhile. */
-	if (low_reason && sample(k, &ms, &t) == 0 && !meminfo_low(&ms, &t)) {
-		log_debug("memory came back before acting, nobody killed");
-		if (fd >= 0)
-			close(fd);
-		free(pids);
-		arm(k, meminfo_next_check_ms(&ms, &t));
-		return 0;
-	}
-	if (s->killer_dry_run) {
-		if (k->dry_pid != k->best->pid || k->dry_start != k->best->start_time || now >= k->dry_until_ms) {
-			log_kill(k, "dry run: would kill", "nothing done");
-			k->dry_pid = k->best->pid;
-			k->dry_start = k->best->start_time;
-			k->dry_until_ms = now + KILLER_DRY_REPEAT_MS;
-		}
-		free(pids);
-		arm(k, MEMINFO_CHECK_MIN_MS);
-		return 0;
-	}
-	r = add_victim(k, k->best, fd);
-	if (r < 0) {
-		close(fd);
-		free(pids);
-		arm(k, MEMINFO_CHECK_MIN_MS);
-		return r;
-	}
-	if (s->killer_target != KILLER_TARGET_PROCESS)
-		add_members(k, pids, n);
-	free(pids);
-
-	if (s->killer_grace_ms == 0) {
-		log_kill(k, "killing", "SIGKILL");
-		signal_victims(k, SIGKILL);
-		k->state = KS_KILL;
-		k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
-		arm(k, KILLER_EXIT_WAIT_MS);
-	} else {
-		char next[64];
-
-		snprintf(next, sizeof(next), "SIGTERM, SIGKILL in %u ms if memory stays low", s->killer_grace_ms);
-		log_kill(k, "killing", next);
-		signal_victims(k, SIGTERM);
-		k->state = KS_TERM;
-		k->deadline_ms = now + s->killer_grace_ms;
-		arm(k, s->killer_grace_ms);
-	}
-	if (k->n_victims > 1)
-		log_info("%zu more processes of %d's %s signalled too", k->n_victims - 1, k->best->pid,
-			 s->killer_target == KILLER_TARGET_GROUP ? "process group" : "cgroup");
-	k->psi_fired = false;
-	return 0;
-}
-
 /* v1 offers no pressure file, but it signals an eventfd when the usage crosses
  * a threshold (memory.usage_in_bytes via cgroup.event_control). Armed at
  * limit - killer-mem-min: below it the cgroup cannot be low (inactive page
@@ -665,6 +572,102 @@ static unsigned next_check_ms(struct killer *k, const struct mem_state *ms, cons
 	sys_only = *ms;
 	sys_only.mem_avail_kib = k->sys.mem_avail_kib;
 	return meminfo_next_check_ms(&sys_only, t);
+}
+
+/* Memory is low (or pressure fired): choose and signal one victim. */
+static int act(struct killer *k, bool low_reason, uint64_t now)
+{
+	const struct settings *s = S(k);
+	struct mem_state ms;
+	struct mem_thresholds t;
+	pid_t *pids = NULL;
+	int n, r, fd = -1, tries;
+	long totalpages;
+
+	totalpages = scope_totalpages(k);
+	if (totalpages <= 0) {
+		arm(k, MEMINFO_CHECK_MIN_MS);
+		return -EIO;
+	}
+	for (tries = 0; tries < 3; tries++) {
+		free(pids);
+		pids = NULL;
+		n = scope_pids(k, &pids);
+		if (n < 0) {
+			arm(k, MEMINFO_CHECK_MIN_MS);
+			return n;
+		}
+		r = pick(k, pids, n, totalpages);
+		if (r <= 0) {
+			free(pids);
+			if (r == 0)
+				last_resort(k);
+			arm(k, r == 0 ? KILLER_NOTHING_TO_DO_MS : MEMINFO_CHECK_MIN_MS);
+			return r;
+		}
+		if (s->killer_dry_run)
+			break;
+		fd = open_verified(k->best);
+		if (fd >= 0)
+			break;	/* else gone or its pid reused: choose again */
+	}
+	if (!s->killer_dry_run && fd < 0) {
+		free(pids);
+		arm(k, MEMINFO_CHECK_MIN_MS);
+		return 0;
+	}
+	/* Choosing took time; memory may have come back meanwhile. */
+	if (low_reason && sample(k, &ms, &t) == 0 && !meminfo_low(&ms, &t)) {
+		log_debug("memory came back before acting, nobody killed");
+		if (fd >= 0)
+			close(fd);
+		free(pids);
+		arm(k, next_check_ms(k, &ms, &t));
+		return 0;
+	}
+	if (s->killer_dry_run) {
+		if (k->dry_pid != k->best->pid || k->dry_start != k->best->start_time || now >= k->dry_until_ms) {
+			log_kill(k, "dry run: would kill", "nothing done");
+			k->dry_pid = k->best->pid;
+			k->dry_start = k->best->start_time;
+			k->dry_until_ms = now + KILLER_DRY_REPEAT_MS;
+		}
+		free(pids);
+		arm(k, KILLER_NOTHING_TO_DO_MS);
+		return 0;
+	}
+	r = add_victim(k, k->best, fd);
+	if (r < 0) {
+		close(fd);
+		free(pids);
+		arm(k, MEMINFO_CHECK_MIN_MS);
+		return r;
+	}
+	if (s->killer_target != KILLER_TARGET_PROCESS)
+		add_members(k, pids, n);
+	free(pids);
+
+	if (s->killer_grace_ms == 0) {
+		log_kill(k, "killing", "SIGKILL");
+		signal_victims(k, SIGKILL);
+		k->state = KS_KILL;
+		k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
+		arm(k, KILLER_EXIT_WAIT_MS);
+	} else {
+		char next[64];
+
+		snprintf(next, sizeof(next), "SIGTERM, SIGKILL in %u ms if memory stays low", s->killer_grace_ms);
+		log_kill(k, "killing", next);
+		signal_victims(k, SIGTERM);
+		k->state = KS_TERM;
+		k->deadline_ms = now + s->killer_grace_ms;
+		arm(k, s->killer_grace_ms);
+	}
+	if (k->n_victims > 1)
+		log_info("%zu more processes of %d's %s signalled too", k->n_victims - 1, k->best->pid,
+			 s->killer_target == KILLER_TARGET_GROUP ? "process group" : "cgroup");
+	k->psi_fired = false;
+	return 0;
 }
 
 static int check(struct killer *k, uint64_t now)
@@ -889,7 +892,7 @@ int killer_handle(struct killer *k)
 	struct epoll_event ev[8];
 	bool woke = false;
 	uint64_t exp;
-	int i, n;
+	int i, n, r;
 
 	n = epoll_wait(k->epfd, ev, 8, 0);
 	if (n < 0)
@@ -929,9 +932,10 @@ int killer_handle(struct killer *k)
 		k->psi_fired = true;
 	if (!S(k)->killer)
 		return 0;
-	if (k->state == KS_WATCH)
-		return check(k, now_ms());
-	return step_victims(k, now_ms());
+	r = k->state == KS_WATCH ? check(k, now_ms()) : step_victims(k, now_ms());
+	if (r < 0)
+		errno = -r;	/* for a caller that logs with log_warn */
+	return r;
 }
 
 void killer_free(struct killer *k)
