@@ -806,8 +806,18 @@ static int scope_setup(struct killer *k, const char *scope)
 	return cgroup_memcg_resolve(scope, &k->cg);
 }
 
+/* A threshold as set: "10%" or "512.0 MiB". */
+static void format_min(char *buf, size_t len, unsigned pct, unsigned long long kib)
+{
+	if (kib)
+		format_kib(buf, len, kib);
+	else
+		snprintf(buf, len, "%u%%", pct);
+}
+
 int killer_new(struct killer **kp, const struct ruleset *rs)
 {
+	char mem_min[32], swap_min[32];
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct killer *k;
 	int r;
@@ -838,11 +848,11 @@ int killer_new(struct killer **kp, const struct ruleset *rs)
 		goto fail;
 	}
 	psi_setup_logged(k);
-	log_info("early OOM killer watching %s: act below %u%% available memory and %u%% free swap%s%s%s%s",
-		 scope_name(k), rs->settings.killer_mem_min_pct, rs->settings.killer_swap_min_pct,
-		 k->psifd >= 0 ? ", or on memory pressure " : "", k->psifd >= 0 ? k->psi_trigger : "",
-		 rs->settings.killer_mem_min_kib || rs->settings.killer_swap_min_kib ? " (or the sizes set)" : "",
-		 rs->settings.killer_dry_run ? "; dry run: nobody is killed" : "");
+	format_min(mem_min, sizeof(mem_min), rs->settings.killer_mem_min_pct, rs->settings.killer_mem_min_kib);
+	format_min(swap_min, sizeof(swap_min), rs->settings.killer_swap_min_pct, rs->settings.killer_swap_min_kib);
+	log_info("early OOM killer watching %s: act below %s available memory and %s free swap%s%s%s",
+		 scope_name(k), mem_min, swap_min, k->psifd >= 0 ? ", or on memory pressure " : "",
+		 k->psifd >= 0 ? k->psi_trigger : "", rs->settings.killer_dry_run ? "; dry run: nobody is killed" : "");
 	arm(k, 0);	/* first look at once */
 	*kp = k;
 	return 0;
