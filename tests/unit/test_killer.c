@@ -15,9 +15,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <poll.h>
+
+#include "badness.h"
 #include "hook.h"
+#include "killer.h"
+#include "log.h"
 #include "meminfo.h"
+#include "proc.h"
 #include "psi.h"
+#include "rules.h"
 
 static const char meminfo_text[] =
 	"MemTotal:       24683568 kB\n"
@@ -257,6 +264,141 @@ static void test_hook_spawn(void **state)
 	assert_int_equal(hook_spawn("'", env), -EINVAL);
 }
 
+/* ---- whom it chooses: a fake proc tree with low memory, in dry run ---- */
+
+#define STAT_TAIL "S 1 1 1 0 -1 4194560 10 0 0 0 1 2 0 0 20 0 1 0 12345 1000 200 " \
+	"18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n"
+
+static char fake[64];
+
+static void fake_proc(int pid, const char *exe, long rss_kib, int adj)
+{
+	char dir[128], text[512];
+
+	snprintf(dir, sizeof(dir), "%s/%d", fake, pid);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(text, sizeof(text), "%d (p%d) " STAT_TAIL, pid, pid);
+	write_file(dir, "stat", text);
+	snprintf(text, sizeof(text), "Name:\tp%d\nUid:\t0\t0\t0\t0\nRssAnon:\t%ld kB\nRssFile:\t0 kB\n"
+		 "RssShmem:\t0 kB\nVmPTE:\t4 kB\nVmSwap:\t0 kB\n", pid, rss_kib);
+	write_file(dir, "status", text);
+	write_file(dir, "oom_score", "0\n");
+	snprintf(text, sizeof(text), "%d\n", adj);
+	write_file(dir, "oom_score_adj", text);
+	write_file(dir, "cgroup", "0::/\n");
+	snprintf(text, sizeof(text), "%s/exe", dir);
+	assert_int_equal(symlink(exe, text), 0);
+}
+
+static void fake_gone(int pid)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/%d", fake, pid);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Runs one check of k when its fd becomes readable; returns what it logged. */
+static const char *handle_logged(struct killer *k)
+{
+	static char buf[4096];
+	struct pollfd p = { .fd = killer_fd(k), .events = POLLIN };
+	char path[128];
+	ssize_t n;
+	int saved, fd;
+
+	snprintf(path, sizeof(path), "%s.log", fake);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	saved = dup(2);
+	dup2(fd, 2);
+	assert_int_equal(poll(&p, 1, 2000), 1);
+	assert_int_equal(killer_handle(k), 0);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	unlink(path);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static void test_choice(void **state)
+{
+	struct cond pardon_c = { .kind = COND_EXE, .pattern = (char *)"/usr/bin/yes" };
+	struct cond score_c = { .kind = COND_EXE, .pattern = (char *)"/usr/bin/tail" };
+	struct selector pardon_s = { .conds = &pardon_c, .n_conds = 1, .text = (char *)"/usr/bin/yes" };
+	struct selector score_s = { .conds = &score_c, .n_conds = 1, .text = (char *)"/usr/bin/tail" };
+	struct rule rules[2] = {
+		{ .action = RULE_PARDON, .score = OOM_ADJ_MIN, .sels = &pardon_s, .n_sels = 1,
+		  .file = "test.conf", .line = 1 },
+		{ .action = RULE_SCORE, .score = 500, .sels = &score_s, .n_sels = 1, .file = "test.conf", .line = 2 },
+	};
+	struct ruleset rs;
+	struct killer *k;
+	struct proc_facts pf = { .rss_kib = 4096 };
+	char want[128];
+	const char *log;
+
+	(void)state;
+	if (badness_points(&pf, 1000) == 0)
+		skip();	/* badness.c not built yet: nothing to choose by */
+	strcpy(fake, "/tmp/test_killer_proc.XXXXXX");
+	assert_non_null(mkdtemp(fake));
+	write_file(fake, "meminfo", "MemTotal: 1000000 kB\nMemAvailable: 50000 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n");
+	fake_proc(1, "/usr/bin/true", 900000, 0);	/* init: never */
+	fake_proc(getpid(), "/usr/bin/true", 900000, 0);	/* ourselves: never */
+	fake_proc(100, "/usr/bin/yes", 500000, 0);	/* pardoned, its -1000 refused: never */
+	fake_proc(101, "/usr/bin/env", 300000, 0);
+	fake_proc(102, "/usr/bin/tail", 200000, 0);	/* score +500 by rule, not written */
+	fake_proc(103, "/usr/bin/head", 800000, OOM_ADJ_MIN);	/* -1000 from elsewhere: never */
+	proc_root = fake;
+	log_setup(LOG_TARGET_STDERR, 0);
+
+	ruleset_init(&rs);
+	rs.rules = rules;
+	rs.n_rules = 2;
+	rs.settings.killer = true;
+	rs.settings.killer_dry_run = true;
+	rs.settings.killer_mem_min_pct = 10;
+	rs.settings.killer_swap_min_pct = 10;
+	assert_int_equal(killer_new(&k, &rs), 0);
+
+	/* the score rule counts as if written: 102 goes before the larger 101 */
+	log = handle_logged(k);
+	assert_non_null(strstr(log, "dry run: would kill 102 /usr/bin/tail ("));
+	assert_non_null(strstr(log, "rule test.conf:2) in the system: available memory 48.8 MiB < 97.7 MiB"));
+
+	/* without it, the largest one that may be killed */
+	rs.n_rules = 1;
+	killer_set_rules(k, &rs);
+	log = handle_logged(k);
+	assert_non_null(strstr(log, "dry run: would kill 101 /usr/bin/env ("));
+	assert_non_null(strstr(log, "no rule)"));
+
+	/* only the untouchable left */
+	fake_gone(101);
+	fake_gone(102);
+	killer_set_rules(k, &rs);
+	log = handle_logged(k);
+	snprintf(want, sizeof(want), "only pardoned processes are left in the system");
+	assert_non_null(strstr(log, want));
+	assert_null(strstr(log, "would kill"));
+
+	/* memory back: nothing said */
+	write_file(fake, "meminfo", "MemTotal: 1000000 kB\nMemAvailable: 500000 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n");
+	killer_set_rules(k, &rs);
+	assert_string_equal(handle_logged(k), "");
+
+	killer_free(k);
+	rs.rules = NULL;
+	rs.n_rules = 0;
+	ruleset_free(&rs);
+	proc_root = "/proc";
+	snprintf(want, sizeof(want), "rm -rf %s", fake);
+	assert_int_equal(system(want), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_psi_open),
 		cmocka_unit_test(test_hook_split),
 		cmocka_unit_test(test_hook_spawn),
+		cmocka_unit_test(test_choice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
