@@ -2,7 +2,6 @@
  * (never the pardoned), kills through a pidfd and waits for the memory to come back. */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +76,7 @@ struct killer {
 	bool psi_fired;
 	int usagefd;			/* v1: eventfd the kernel signals when usage crosses ... */
 	unsigned long long usage_threshold_bytes;	/* ... this: limit - killer-mem-min */
+	bool usage_event_refused;	/* the kernel would not arm it: the timer alone */
 	struct mem_state sys;		/* the last sample */
 	struct memcg_sample cs;
 
@@ -110,7 +110,7 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static const struct settings *S(const struct killer *k)
+static const struct settings *cfg(const struct killer *k)
 {
 	return &k->rs->settings;
 }
@@ -147,7 +147,7 @@ static void format_kib(char *buf, size_t len, unsigned long long kib)
 /* The scope's memory now. 0 or -errno. */
 static int sample(struct killer *k, struct mem_state *ms, struct mem_thresholds *t)
 {
-	const struct settings *s = S(k);
+	const struct settings *s = cfg(k);
 	int r;
 
 	r = meminfo_system(proc_root, &k->sys);
@@ -336,7 +336,7 @@ static void add_members(struct killer *k, const pid_t *pids, int n)
 	char path[PATH_MAX];
 	int i, r, fd, spared = 0;
 
-	if (S(k)->killer_target == KILLER_TARGET_GROUP) {
+	if (cfg(k)->killer_target == KILLER_TARGET_GROUP) {
 		pgid = getpgid(k->best->pid);
 		if (pgid < 0)
 			return;
@@ -344,6 +344,11 @@ static void add_members(struct killer *k, const pid_t *pids, int n)
 		if (cgroup_path_of(k->best->cgroup, "memory", path, sizeof(path)) < 0 &&
 		    cgroup_path_of(k->best->cgroup, "", path, sizeof(path)) < 0)
 			return;
+		/* The root cgroup holds everything not placed elsewhere: not a unit to kill. */
+		if (strcmp(path, "/") == 0) {
+			log_info("%d is in the root cgroup, killing it alone", k->best->pid);
+			return;
+		}
 		if (cgroup_memcg_resolve(path, &vcg) < 0)
 			return;
 		n = cgroup_memcg_pids(&vcg, &cpids);
@@ -397,7 +402,7 @@ static void signal_victims(struct killer *k, int sig)
 		if (k->victims[i].exited)
 			continue;
 		if (syscall(SYS_pidfd_send_signal, k->victims[i].pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
-			log_warn("cannot send signal %d to %d", sig, k->victims[i].pid);
+			log_warn("cannot send %s to %d", sig == SIGKILL ? "SIGKILL" : "SIGTERM", k->victims[i].pid);
 		/* process_mrelease reaps the address space at once, before the exit
 		 * path gets to it; only possible once SIGKILL is pending. */
 		if (sig == SIGKILL && syscall(SYS_process_mrelease, k->victims[i].pidfd, 0) < 0 &&
@@ -417,7 +422,7 @@ static void run_hook(struct killer *k, bool exited)
 	const struct proc_facts *pf = k->best;
 	int r;
 
-	if (!S(k)->killer_hook)
+	if (!cfg(k)->killer_hook)
 		return;
 	snprintf(e_pid, sizeof(e_pid), "OOMPARDON_PID=%d", pf->pid);
 	snprintf(e_exe, sizeof(e_exe), "OOMPARDON_EXE=%s", pf->exe);
@@ -432,9 +437,9 @@ static void run_hook(struct killer *k, bool exited)
 	snprintf(e_rule, sizeof(e_rule), "OOMPARDON_RULE=%s", k->best_rule);
 	snprintf(e_exited, sizeof(e_exited), "OOMPARDON_EXITED=%s", exited ? "yes" : "no");
 	snprintf(e_count, sizeof(e_count), "OOMPARDON_KILLED=%zu", k->n_victims);
-	r = hook_spawn(S(k)->killer_hook, env);
+	r = hook_spawn(cfg(k)->killer_hook, env);
 	if (r < 0)
-		log_warnx("cannot run the killer hook '%s': %s, going on", S(k)->killer_hook, strerror(-r));
+		log_warnx("cannot run the killer hook '%s': %s, going on", cfg(k)->killer_hook, strerror(-r));
 	else
 		log_debug("killer hook started as %d", r);
 }
@@ -458,7 +463,7 @@ static int finish(struct killer *k, bool exited, uint64_t now)
 /* Nothing killable is left but memory is low: the setting decides, once per episode. */
 static void last_resort(struct killer *k)
 {
-	const struct settings *s = S(k);
+	const struct settings *s = cfg(k);
 	int fd;
 
 	if (k->episode_reported)
@@ -567,7 +572,14 @@ static unsigned next_check_ms(struct killer *k, const struct mem_state *ms, cons
 	    k->cs.limit_bytes / 1024 <= t->mem_min_kib)
 		return meminfo_next_check_ms(ms, t);
 	threshold = k->cs.limit_bytes - t->mem_min_kib * 1024;
-	if (usage_event_arm(k, threshold) < 0 || k->cs.usage_bytes >= threshold)
+	if (k->usage_event_refused)
+		return meminfo_next_check_ms(ms, t);
+	if (usage_event_arm(k, threshold) < 0) {
+		k->usage_event_refused = true;
+		log_info("no usage threshold event for %s, checking it by timer", k->cg.dir);
+		return meminfo_next_check_ms(ms, t);
+	}
+	if (k->cs.usage_bytes >= threshold)
 		return meminfo_next_check_ms(ms, t);
 	sys_only = *ms;
 	sys_only.mem_avail_kib = k->sys.mem_avail_kib;
@@ -577,7 +589,7 @@ static unsigned next_check_ms(struct killer *k, const struct mem_state *ms, cons
 /* Memory is low (or pressure fired): choose and signal one victim. */
 static int act(struct killer *k, bool low_reason, uint64_t now)
 {
-	const struct settings *s = S(k);
+	const struct settings *s = cfg(k);
 	struct mem_state ms;
 	struct mem_thresholds t;
 	pid_t *pids = NULL;
@@ -691,10 +703,16 @@ static int check(struct killer *k, uint64_t now)
 		arm(k, next_check_ms(k, &ms, &t));
 		return 0;
 	}
-	if (low)
+	if (low) {
 		describe_low(k, &ms, &t);
-	else
-		snprintf(k->reason, sizeof(k->reason), "memory pressure (PSI \"%s\")", k->psi_trigger);
+	} else {
+		char avail[32], total[32];
+
+		format_kib(avail, sizeof(avail), ms.mem_avail_kib);
+		format_kib(total, sizeof(total), ms.mem_total_kib);
+		snprintf(k->reason, sizeof(k->reason), "memory pressure (PSI \"%s\"), available memory %s of %s",
+			 k->psi_trigger ? k->psi_trigger : "", avail, total);
+	}
 	return act(k, low, now);
 }
 
@@ -724,7 +742,7 @@ static int step_victims(struct killer *k, uint64_t now)
 	}
 	if (k->psi_fired || (sample(k, &ms, &t) == 0 && meminfo_low(&ms, &t))) {
 		log_notice("killing %d: memory still low %u ms after SIGTERM; SIGKILL", k->best->pid,
-			   S(k)->killer_grace_ms);
+			   cfg(k)->killer_grace_ms);
 		signal_victims(k, SIGKILL);
 		k->state = KS_KILL;
 		k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
@@ -732,7 +750,7 @@ static int step_victims(struct killer *k, uint64_t now)
 		arm(k, KILLER_EXIT_WAIT_MS);
 		return 0;
 	}
-	log_info("memory came back %u ms after SIGTERM to %d, not killing it", S(k)->killer_grace_ms,
+	log_info("memory came back %u ms after SIGTERM to %d, not killing it", cfg(k)->killer_grace_ms,
 		 k->best->pid);
 	return finish(k, false, now);
 }
@@ -751,7 +769,7 @@ static void psi_close(struct killer *k)
  * goes on with the thresholds alone). */
 static int psi_setup(struct killer *k)
 {
-	const char *trig = S(k)->killer_psi;
+	const char *trig = cfg(k)->killer_psi;
 	struct epoll_event ev = { .events = EPOLLPRI };
 	char path[PATH_MAX + 32];
 	unsigned long stall_us;
@@ -790,9 +808,9 @@ static void psi_setup_logged(struct killer *k)
 			  k->cg.dir);
 	else if (r == -EINVAL)
 		log_warnx("killer-psi \"%s\" refused by the kernel (without CAP_SYS_RESOURCE the window must "
-			  "be a multiple of 2 s), watching the thresholds only", S(k)->killer_psi);
+			  "be a multiple of 2 s), watching the thresholds only", cfg(k)->killer_psi);
 	else if (r < 0)
-		log_warnx("cannot arm killer-psi \"%s\": %s, watching the thresholds only", S(k)->killer_psi,
+		log_warnx("cannot arm killer-psi \"%s\": %s, watching the thresholds only", cfg(k)->killer_psi,
 			  strerror(-r));
 }
 
@@ -882,6 +900,7 @@ void killer_set_rules(struct killer *k, const struct ruleset *rs)
 			if (k->usagefd >= 0)
 				close(k->usagefd);
 			k->usagefd = -1;
+			k->usage_event_refused = false;
 			log_info("early OOM killer now watching %s", scope_name(k));
 			psi_setup_logged(k);
 		}
@@ -940,7 +959,7 @@ int killer_handle(struct killer *k)
 	 * was the trigger. */
 	if (!woke && k->psifd >= 0)
 		k->psi_fired = true;
-	if (!S(k)->killer)
+	if (!cfg(k)->killer)
 		return 0;
 	r = k->state == KS_WATCH ? check(k, now_ms()) : step_victims(k, now_ms());
 	if (r < 0)
