@@ -620,8 +620,18 @@ static int act(struct killer *k, bool low_reason, uint64_t now)
 		if (s->killer_dry_run)
 			break;
 		fd = open_verified(k->best);
-		if (fd >= 0)
-			break;	/* else gone or its pid reused: choose again */
+		if (fd >= 0 || fd != -ESRCH)
+			break;	/* -ESRCH: gone or its pid reused, choose again */
+	}
+	if (fd < 0 && fd != -ESRCH && !s->killer_dry_run) {
+		/* no pidfd, no kill: a bare pid could be someone else by now */
+		if (!k->episode_reported)
+			log_warnx("cannot open a pidfd for %d: %s, leaving it to the kernel", k->best->pid,
+				  strerror(-fd));
+		k->episode_reported = true;
+		free(pids);
+		arm(k, KILLER_NOTHING_TO_DO_MS);
+		return 0;
 	}
 	if (!s->killer_dry_run && fd < 0) {
 		free(pids);
