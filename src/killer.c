@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -876,6 +877,13 @@ int killer_new(struct killer **kp, const struct ruleset *rs)
 		goto fail;
 	}
 	psi_setup_logged(k);
+	/* When memory runs short the kernel drops clean pages first, our own code
+	 * among them: the killer would then stall on page faults just when it is
+	 * needed (earlyoom locks itself for the same reason). ONFAULT: only what we
+	 * touch, not every reserved arena. */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0)
+		log_info("cannot lock the killer in memory (%s), it may be paged out under pressure",
+			 strerror(errno));
 	format_min(mem_min, sizeof(mem_min), rs->settings.killer_mem_min_pct, rs->settings.killer_mem_min_kib);
 	format_min(swap_min, sizeof(swap_min), rs->settings.killer_swap_min_pct, rs->settings.killer_swap_min_kib);
 	log_info("early OOM killer watching %s: act below %s available memory and %s free swap%s%s%s",
@@ -993,4 +1001,5 @@ void killer_free(struct killer *k)
 	free(k->cur);
 	free(k->best);
 	free(k);
+	munlockall();
 }
