@@ -47,11 +47,13 @@ int hook_split(const char *cmd, char *buf, char *argv[])
 static void hook_exec(char *argv[], char *const env[])
 {
 	sigset_t none;
-	int fd;
+	int fd, sig;
 
+	/* ignored signals stay ignored across exec: the daemon's choices are not the command's */
+	for (sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
 	setsid();
 	for (; *env; env++)
 		putenv(*env);
