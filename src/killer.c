@@ -825,16 +825,6 @@ static void psi_setup_logged(struct killer *k)
 			  strerror(-r));
 }
 
-static int scope_setup(struct killer *k, const char *scope)
-{
-	if (!scope) {
-		k->in_cgroup = false;
-		return 0;
-	}
-	k->in_cgroup = true;
-	return cgroup_memcg_resolve(scope, &k->cg);
-}
-
 /* A threshold as set: "10%" or "512.0 MiB". */
 static void format_min(char *buf, size_t len, unsigned pct, unsigned long long kib)
 {
@@ -862,9 +852,12 @@ int killer_new(struct killer **kp, const struct ruleset *rs)
 		r = -ENOMEM;
 		goto fail;
 	}
-	r = scope_setup(k, rs->settings.killer_scope);
-	if (r < 0)
-		goto fail;
+	if (rs->settings.killer_scope) {
+		k->in_cgroup = true;
+		r = cgroup_memcg_resolve(rs->settings.killer_scope, &k->cg);
+		if (r < 0)
+			goto fail;
+	}
 	k->epfd = epoll_create1(EPOLL_CLOEXEC);
 	k->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (k->epfd < 0 || k->timerfd < 0) {
@@ -899,32 +892,33 @@ fail:
 
 void killer_set_rules(struct killer *k, const struct ruleset *rs)
 {
-	const char *old_scope = k->in_cgroup ? k->cg.dir : NULL;
 	const char *scope = rs->settings.killer_scope;
 	const char *psi = rs->settings.killer_psi;
-	struct memcg old_cg = k->cg;
-	bool old_in = k->in_cgroup;
+	struct memcg cg;
+	bool moved = false;
+	int r;
 
 	k->rs = rs;
-	if ((scope == NULL) != (old_scope == NULL) || (scope && strcmp(scope, old_scope) != 0)) {
-		int r = scope_setup(k, scope);
-
-		if (r < 0) {
-			log_warnx("killer-scope %s: %s, keeping %s", scope, strerror(-r),
-				  old_in ? old_cg.dir : "the system");
-			k->cg = old_cg;
-			k->in_cgroup = old_in;
-		} else {
+	/* Compare where the scope resolves to: the same cgroup may be written several ways. */
+	r = scope ? cgroup_memcg_resolve(scope, &cg) : 0;
+	if (r < 0) {
+		log_warnx("killer-scope %s: %s, keeping %s", scope, strerror(-r), scope_name(k));
+	} else {
+		if (scope ? !k->in_cgroup || strcmp(cg.dir, k->cg.dir) != 0 : k->in_cgroup) {
+			k->in_cgroup = scope != NULL;
+			if (scope)
+				k->cg = cg;
 			if (k->usagefd >= 0)
 				close(k->usagefd);
 			k->usagefd = -1;
 			k->usage_event_refused = false;
 			log_info("early OOM killer now watching %s", scope_name(k));
-			psi_setup_logged(k);
+			psi_setup_logged(k);	/* the pressure file moves with the scope */
+			moved = true;
 		}
-	} else if ((psi == NULL) != (k->psi_trigger == NULL) || (psi && strcmp(psi, k->psi_trigger) != 0)) {
-		psi_setup_logged(k);
 	}
+	if (!moved && ((psi == NULL) != (k->psi_trigger == NULL) || (psi && strcmp(psi, k->psi_trigger) != 0)))
+		psi_setup_logged(k);
 	if (k->state == KS_WATCH)
 		arm(k, 0);
 }
