@@ -20,7 +20,7 @@ killer yes
 killer-dry-run yes
 killer-mem-min 1000G
 EOF
-plan 5
+plan 6
 
 "$T/killer_pardoned" 400 &
 P=$!
@@ -43,6 +43,13 @@ check "the killer names a victim on the whole system" wait_until 10 grep -q "dry
 check "the 50 MiB process, not the one scored -900" grep -q "dry run: would kill $S $HELPERS/killer_hog (" "$R/log"
 check "the reason is the threshold" grep -q "in the system: available memory .* < 1000.0 GiB of" "$R/log"
 check "the pardoned one lives, nobody was killed" kill -0 "$P" "$B" "$S"
+if killer_cgroup_parent CGP; then
+	echo "killer-scope $CGP" >>"$T/oompardon.conf"
+	kill -HUP "$D"
+	check "a reload moves the killer to a cgroup" wait_until 10 grep -q "early OOM killer now watching $CGP\$" "$R/log"
+else
+	ok "# SKIP no memory cgroup to move to"
+fi
 kill -TERM "$D"
 wait "$D"
 is "$?" 0 "the daemon exits cleanly"
