@@ -587,57 +587,93 @@ static unsigned next_check_ms(struct killer *k, const struct mem_state *ms, cons
 	return meminfo_next_check_ms(&sys_only, t);
 }
 
+/* Chooses the victim in k->best and, unless in a dry run, opens its verified
+ * pidfd into *fd. The scope's pids stay in *pids (malloc'd, for its group or
+ * cgroup). 1 chosen, 0 nobody to take (the last resort has spoken), -errno. */
+static int choose(struct killer *k, pid_t **pids, int *n, int *fd)
+{
+	long totalpages = scope_totalpages(k);
+	int r, tries;
+
+	*fd = -1;
+	if (totalpages <= 0)
+		return -EIO;
+	for (tries = 0; tries < 3; tries++) {
+		free(*pids);
+		*pids = NULL;
+		*n = scope_pids(k, pids);
+		if (*n < 0)
+			return *n;
+		r = pick(k, *pids, *n, totalpages);
+		if (r == 0)
+			last_resort(k);
+		if (r <= 0 || cfg(k)->killer_dry_run)
+			return r;
+		*fd = open_verified(k->best);
+		if (*fd >= 0)
+			return 1;
+		if (*fd != -ESRCH) {
+			/* no pidfd, no kill: a bare pid could be someone else by now */
+			if (!k->episode_reported)
+				log_warnx("cannot open a pidfd for %d: %s, leaving it to the kernel",
+					  k->best->pid, strerror(-*fd));
+			k->episode_reported = true;
+			return 0;
+		}
+		/* gone, or its pid reused: choose again */
+	}
+	return 0;
+}
+
+/* "would kill", at most every KILLER_DRY_REPEAT_MS for the same victim. */
+static void dry_report(struct killer *k, uint64_t now)
+{
+	if (k->dry_pid == k->best->pid && k->dry_start == k->best->start_time && now < k->dry_until_ms)
+		return;
+	log_kill(k, "dry run: would kill", "nothing done");
+	k->dry_pid = k->best->pid;
+	k->dry_start = k->best->start_time;
+	k->dry_until_ms = now + KILLER_DRY_REPEAT_MS;
+}
+
+/* The first signal to the victims: SIGTERM with a grace, or SIGKILL at once. */
+static void start_kill(struct killer *k, uint64_t now)
+{
+	const struct settings *s = cfg(k);
+	char next[64];
+
+	if (s->killer_grace_ms == 0) {
+		log_kill(k, "killing", "SIGKILL");
+		signal_victims(k, SIGKILL);
+		k->state = KS_KILL;
+		k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
+	} else {
+		snprintf(next, sizeof(next), "SIGTERM, SIGKILL in %u ms if memory stays low", s->killer_grace_ms);
+		log_kill(k, "killing", next);
+		signal_victims(k, SIGTERM);
+		k->state = KS_TERM;
+		k->deadline_ms = now + s->killer_grace_ms;
+	}
+	arm(k, (unsigned)(k->deadline_ms - now));
+	if (k->n_victims > 1)
+		log_info("%zu more processes of %d's %s signalled too", k->n_victims - 1, k->best->pid,
+			 s->killer_target == KILLER_TARGET_GROUP ? "process group" : "cgroup");
+	k->psi_fired = false;
+}
+
 /* Memory is low (or pressure fired): choose and signal one victim. */
 static int act(struct killer *k, bool low_reason, uint64_t now)
 {
-	const struct settings *s = cfg(k);
 	struct mem_state ms;
 	struct mem_thresholds t;
 	pid_t *pids = NULL;
-	int n, r, fd = -1, tries;
-	long totalpages;
+	int n = 0, fd, r;
 
-	totalpages = scope_totalpages(k);
-	if (totalpages <= 0) {
-		arm(k, MEMINFO_CHECK_MIN_MS);
-		return -EIO;
-	}
-	for (tries = 0; tries < 3; tries++) {
+	r = choose(k, &pids, &n, &fd);
+	if (r <= 0) {
 		free(pids);
-		pids = NULL;
-		n = scope_pids(k, &pids);
-		if (n < 0) {
-			arm(k, MEMINFO_CHECK_MIN_MS);
-			return n;
-		}
-		r = pick(k, pids, n, totalpages);
-		if (r <= 0) {
-			free(pids);
-			if (r == 0)
-				last_resort(k);
-			arm(k, r == 0 ? KILLER_NOTHING_TO_DO_MS : MEMINFO_CHECK_MIN_MS);
-			return r;
-		}
-		if (s->killer_dry_run)
-			break;
-		fd = open_verified(k->best);
-		if (fd >= 0 || fd != -ESRCH)
-			break;	/* -ESRCH: gone or its pid reused, choose again */
-	}
-	if (fd < 0 && fd != -ESRCH && !s->killer_dry_run) {
-		/* no pidfd, no kill: a bare pid could be someone else by now */
-		if (!k->episode_reported)
-			log_warnx("cannot open a pidfd for %d: %s, leaving it to the kernel", k->best->pid,
-				  strerror(-fd));
-		k->episode_reported = true;
-		free(pids);
-		arm(k, KILLER_NOTHING_TO_DO_MS);
-		return 0;
-	}
-	if (!s->killer_dry_run && fd < 0) {
-		free(pids);
-		arm(k, MEMINFO_CHECK_MIN_MS);
-		return 0;
+		arm(k, r == 0 ? KILLER_NOTHING_TO_DO_MS : MEMINFO_CHECK_MIN_MS);
+		return r;
 	}
 	/* Choosing took time; memory may have come back meanwhile. */
 	if (low_reason && sample(k, &ms, &t) == 0 && !meminfo_low(&ms, &t)) {
@@ -648,13 +684,8 @@ static int act(struct killer *k, bool low_reason, uint64_t now)
 		arm(k, next_check_ms(k, &ms, &t));
 		return 0;
 	}
-	if (s->killer_dry_run) {
-		if (k->dry_pid != k->best->pid || k->dry_start != k->best->start_time || now >= k->dry_until_ms) {
-			log_kill(k, "dry run: would kill", "nothing done");
-			k->dry_pid = k->best->pid;
-			k->dry_start = k->best->start_time;
-			k->dry_until_ms = now + KILLER_DRY_REPEAT_MS;
-		}
+	if (cfg(k)->killer_dry_run) {
+		dry_report(k, now);
 		free(pids);
 		arm(k, KILLER_NOTHING_TO_DO_MS);
 		return 0;
@@ -666,30 +697,10 @@ static int act(struct killer *k, bool low_reason, uint64_t now)
 		arm(k, MEMINFO_CHECK_MIN_MS);
 		return r;
 	}
-	if (s->killer_target != KILLER_TARGET_PROCESS)
+	if (cfg(k)->killer_target != KILLER_TARGET_PROCESS)
 		add_members(k, pids, n);
 	free(pids);
-
-	if (s->killer_grace_ms == 0) {
-		log_kill(k, "killing", "SIGKILL");
-		signal_victims(k, SIGKILL);
-		k->state = KS_KILL;
-		k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
-		arm(k, KILLER_EXIT_WAIT_MS);
-	} else {
-		char next[64];
-
-		snprintf(next, sizeof(next), "SIGTERM, SIGKILL in %u ms if memory stays low", s->killer_grace_ms);
-		log_kill(k, "killing", next);
-		signal_victims(k, SIGTERM);
-		k->state = KS_TERM;
-		k->deadline_ms = now + s->killer_grace_ms;
-		arm(k, s->killer_grace_ms);
-	}
-	if (k->n_victims > 1)
-		log_info("%zu more processes of %d's %s signalled too", k->n_victims - 1, k->best->pid,
-			 s->killer_target == KILLER_TARGET_GROUP ? "process group" : "cgroup");
-	k->psi_fired = false;
+	start_kill(k, now);
 	return 0;
 }
 
