@@ -40,7 +40,11 @@ wait_until 10 killer_rss_at_least "$G" $((20 * 1024))
 first=$(grep -o '"pid": *[0-9]*' "$R/ls.json" | head -1 | grep -o '[0-9]*$')
 first_killable=$(tr '{' '\n' <"$R/ls.json" | grep '"pardoned": *false' | grep -o '"pid": *[0-9]*' | head -1 |
 	grep -o '[0-9]*$')
-is "$first" "$P" "the kernel would take the pardoned process first (its -1000 was refused here)"
+if can_lower; then
+	is "$first" "$S" "the pardon is written: the kernel would not take the pardoned process"
+else
+	is "$first" "$P" "the kernel would take the pardoned process first (its -1000 was refused here)"
+fi
 is "$first_killable" "$S" "after it, the stubborn one: the kernel's first choice among the killable"
 
 check "the stubborn process is gone within 20 s" wait_until 20 killer_gone "$S"
