@@ -92,6 +92,8 @@ struct killer {
 	/* the facts of the chosen victim, for the log and the hook */
 	struct proc_facts *cur, *best;
 	long best_points;
+	size_t n_unreadable;		/* processes pick() could not read (not gone) ... */
+	int unreadable_err;		/* ... and the last errno why */
 	char best_rule[PATH_MAX + 32];
 	char reason[512];
 
@@ -235,14 +237,20 @@ static int pick(struct killer *k, const pid_t *pids, int n, long totalpages)
 {
 	struct verdict v;
 	bool found = false;
-	int i;
+	int i, r;
 
 	k->best_points = LONG_MIN;
+	k->n_unreadable = 0;
 	for (i = 0; i < n; i++) {
 		struct proc_facts *swap;
 		long points;
 
-		if (consider(k, pids[i], k->cur, &v) != KILLABLE)
+		r = consider(k, pids[i], k->cur, &v);
+		if (r < 0 && r != -ESRCH) {
+			k->n_unreadable++;
+			k->unreadable_err = -r;
+		}
+		if (r != KILLABLE)
 			continue;	/* or exited meanwhile */
 		if (is_stuck(k, k->cur))
 			continue;
@@ -470,6 +478,13 @@ static void last_resort(struct killer *k)
 	if (k->episode_reported)
 		return;
 	k->episode_reported = true;
+	/* Unreadable is not pardoned: no last resort on what we could not see. */
+	if (k->n_unreadable) {
+		log_warnx("nobody to take in %s (%s), but %zu processes could not be read (%s): "
+			  "leaving it to the kernel", scope_name(k), k->reason, k->n_unreadable,
+			  strerror(k->unreadable_err));
+		return;
+	}
 	switch (s->killer_last_resort) {
 	case KILLER_LAST_COMMAND:
 		log_warnx("only pardoned processes are left in %s (%s): %srunning '%s'", scope_name(k), k->reason,
@@ -738,6 +753,43 @@ static int check(struct killer *k, uint64_t now)
 	return act(k, low, now);
 }
 
+static void escalate(struct killer *k, uint64_t now, const char *why)
+{
+	log_notice("killing %d: %s; SIGKILL", k->best->pid, why);
+	signal_victims(k, SIGKILL);
+	k->state = KS_KILL;
+	k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
+	k->psi_fired = false;
+	arm(k, KILLER_EXIT_WAIT_MS);
+}
+
+/* During the grace memory may keep falling (a victim in reclaim handles no
+ * signal): below half the thresholds SIGKILL cannot wait, as earlyoom's
+ * second limit. Watches at the pace the headroom to that half asks for. */
+static int watch_grace(struct killer *k, uint64_t now)
+{
+	struct mem_state ms;
+	struct mem_thresholds t;
+	unsigned ms_next, left = (unsigned)(k->deadline_ms - now);
+	char why[64];
+
+	if (sample(k, &ms, &t) == 0) {
+		t.mem_min_kib /= 2;
+		t.swap_min_kib /= 2;
+		if (meminfo_low(&ms, &t)) {
+			snprintf(why, sizeof(why), "memory below half the thresholds %u ms after SIGTERM",
+				 cfg(k)->killer_grace_ms - left);
+			escalate(k, now, why);
+			return 0;
+		}
+		ms_next = meminfo_next_check_ms(&ms, &t);
+		arm(k, ms_next < left ? ms_next : left);
+		return 0;
+	}
+	arm(k, left);
+	return 0;
+}
+
 /* SIGTERM or SIGKILL is out: wait for the exit, escalate after the grace. */
 static int step_victims(struct killer *k, uint64_t now)
 {
@@ -751,6 +803,8 @@ static int step_victims(struct killer *k, uint64_t now)
 			all_exited = false;
 	if (all_exited)
 		return finish(k, true, now);
+	if (k->state == KS_TERM && now < k->deadline_ms)
+		return watch_grace(k, now);
 	if (now < k->deadline_ms) {
 		arm(k, (unsigned)(k->deadline_ms - now));
 		return 0;
@@ -763,13 +817,10 @@ static int step_victims(struct killer *k, uint64_t now)
 		return finish(k, false, now);
 	}
 	if (k->psi_fired || (sample(k, &ms, &t) == 0 && meminfo_low(&ms, &t))) {
-		log_notice("killing %d: memory still low %u ms after SIGTERM; SIGKILL", k->best->pid,
-			   cfg(k)->killer_grace_ms);
-		signal_victims(k, SIGKILL);
-		k->state = KS_KILL;
-		k->deadline_ms = now + KILLER_EXIT_WAIT_MS;
-		k->psi_fired = false;
-		arm(k, KILLER_EXIT_WAIT_MS);
+		char why[64];
+
+		snprintf(why, sizeof(why), "memory still low %u ms after SIGTERM", cfg(k)->killer_grace_ms);
+		escalate(k, now, why);
 		return 0;
 	}
 	log_info("memory came back %u ms after SIGTERM to %d, not killing it", cfg(k)->killer_grace_ms,

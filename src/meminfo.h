@@ -50,8 +50,12 @@ void meminfo_thresholds(unsigned mem_pct, unsigned long long mem_kib, unsigned s
 bool meminfo_low(const struct mem_state *ms, const struct mem_thresholds *t);
 
 /* When to look again: the time the headroom lasts at the fastest fill rate,
- * within MEMINFO_CHECK_MIN_MS .. MEMINFO_CHECK_MAX_MS. */
-#define MEMINFO_CHECK_MIN_MS 100U
+ * within MEMINFO_CHECK_MIN_MS .. MEMINFO_CHECK_MAX_MS. The floor is 20 ms, not
+ * earlyoom's 100: a 256 MiB VM filled at full speed crosses the last 10 % in
+ * about 60 ms, and at 100 ms the kernel won every time (3 of 3); at 20 ms the
+ * killer won 2 of 3, as earlyoom did. Faster than 100 ms only within about
+ * 600 MiB of the threshold. */
+#define MEMINFO_CHECK_MIN_MS 20U
 #define MEMINFO_CHECK_MAX_MS 10000U
 unsigned meminfo_next_check_ms(const struct mem_state *ms, const struct mem_thresholds *t);
 

@@ -49,10 +49,11 @@ is "$first_killable" "$S" "after it, the stubborn one: the kernel's first choice
 
 check "the stubborn process is gone within 20 s" wait_until 20 killer_gone "$S"
 check "the killer took it first, with SIGTERM" grep -q "killing $S .*SIGTERM" "$R/log"
-check "then SIGKILL after the grace" grep -q "killing $S: memory still low 1000 ms after SIGTERM; SIGKILL" "$R/log"
+check "then SIGKILL after the grace (or sooner, below half the threshold)" \
+	grep -Eq "killing $S: memory (still low 1000 ms|below half the thresholds [0-9]+ ms) after SIGTERM; SIGKILL" "$R/log"
 check "the grower is gone within 20 s" wait_until 20 killer_gone "$G"
 check "the killer took it second" grep -q "killing $G .*SIGTERM" "$R/log"
-check "the grower needed no SIGKILL" bash -c "! grep -q 'killing $G: memory' '$R/log'"
+check "the grower needed no SIGKILL" bash -c "! grep -q 'killing $G: ' '$R/log'"
 check "the pardoned process lives" kill -0 "$P"
 check "the killer never chose it" bash -c "! grep -q 'killing $P ' '$R/log'"
 is "$(killer_oom_kills "$CG")" 0 "the kernel's OOM killer never ran in the cgroup"
