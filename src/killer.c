@@ -98,6 +98,7 @@ struct killer {
 	char reason[512];
 
 	bool episode_reported;		/* "only pardoned left" said once while memory stays low */
+	uint64_t nobody_since_ms;	/* when pick() first found nobody, 0 = it did find */
 	pid_t dry_pid;
 	unsigned long long dry_start;
 	uint64_t dry_until_ms;
@@ -526,6 +527,18 @@ static void last_resort(struct killer *k)
 	}
 }
 
+/* Nobody to take: the last resort, but only once that has lasted. A process
+ * the kernel's own OOM killer is taking looks like nobody for a moment (its
+ * memory is gone before it is), and no command, let alone a panic, should
+ * run for that. */
+static void nobody_left(struct killer *k, uint64_t now)
+{
+	if (k->nobody_since_ms == 0)
+		k->nobody_since_ms = now;
+	else if (now - k->nobody_since_ms >= KILLER_NOTHING_TO_DO_MS)
+		last_resort(k);
+}
+
 /* The one line per kill: whom, why, and what comes next. */
 static void log_kill(struct killer *k, const char *what, const char *next)
 {
@@ -605,7 +618,7 @@ static unsigned next_check_ms(struct killer *k, const struct mem_state *ms, cons
 /* Chooses the victim in k->best and, unless in a dry run, opens its verified
  * pidfd into *fd. The scope's pids stay in *pids (malloc'd, for its group or
  * cgroup). 1 chosen, 0 nobody to take (the last resort has spoken), -errno. */
-static int choose(struct killer *k, pid_t **pids, int *n, int *fd)
+static int choose(struct killer *k, pid_t **pids, int *n, int *fd, uint64_t now)
 {
 	long totalpages = scope_totalpages(k);
 	int r, tries;
@@ -621,7 +634,9 @@ static int choose(struct killer *k, pid_t **pids, int *n, int *fd)
 			return *n;
 		r = pick(k, *pids, *n, totalpages);
 		if (r == 0)
-			last_resort(k);
+			nobody_left(k, now);
+		if (r > 0)
+			k->nobody_since_ms = 0;
 		if (r <= 0 || cfg(k)->killer_dry_run)
 			return r;
 		*fd = open_verified(k->best);
@@ -684,7 +699,7 @@ static int act(struct killer *k, bool low_reason, uint64_t now)
 	pid_t *pids = NULL;
 	int n = 0, fd, r;
 
-	r = choose(k, &pids, &n, &fd);
+	r = choose(k, &pids, &n, &fd, now);
 	if (r <= 0) {
 		free(pids);
 		arm(k, r == 0 ? KILLER_NOTHING_TO_DO_MS : MEMINFO_CHECK_MIN_MS);
@@ -736,6 +751,7 @@ static int check(struct killer *k, uint64_t now)
 	k->psi_fired = false;
 	if (!low && !psi) {
 		k->episode_reported = false;
+		k->nobody_since_ms = 0;
 		k->dry_pid = 0;
 		arm(k, next_check_ms(k, &ms, &t));
 		return 0;
