@@ -1,0 +1,69 @@
+/* vm_mem - holds (and optionally keeps growing) anonymous memory: the VM tests' locker and hogs.
+ *
+ * usage: vm_mem [-n COMM] [-g] MIB
+ *   touches MIB MiB page by page, writes "ready\n" to stdout, then pauses;
+ *   -g: after "ready", keeps growing by 1 MiB steps until the kernel kills it;
+ *   -n: renames itself (prctl PR_SET_NAME) before anything else, a forged name.
+ * The same binary is installed under several names (vm_locker, vm_hog), so that
+ * rules can tell them apart by executable. Exit 3 when memory cannot be had
+ * without the OOM killer (so a test can tell that from a kill). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#define STEP_BYTES (1024 * 1024)
+
+/* Takes and touches one more MiB; 0 or -1 when malloc refused. */
+static int grow_one(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = malloc(STEP_BYTES);
+	size_t i;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < STEP_BYTES; i += (size_t)page)
+		p[i] = 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *comm = NULL;
+	int grow = 0, opt;
+	long mib, i;
+
+	while ((opt = getopt(argc, argv, "n:g")) != -1) {
+		if (opt == 'n')
+			comm = optarg;
+		else if (opt == 'g')
+			grow = 1;
+		else
+			return 2;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: vm_mem [-n COMM] [-g] MIB\n");
+		return 2;
+	}
+	mib = strtol(argv[optind], NULL, 10);
+	if (comm && prctl(PR_SET_NAME, comm, 0, 0, 0) < 0) {
+		perror("vm_mem: prctl");
+		return 3;
+	}
+	for (i = 0; i < mib; i++)
+		if (grow_one() < 0) {
+			fprintf(stderr, "vm_mem: malloc failed at %ld MiB\n", i);
+			return 3;
+		}
+	if (write(STDOUT_FILENO, "ready\n", 6) != 6)
+		return 3;
+	while (grow)
+		if (grow_one() < 0) {
+			fprintf(stderr, "vm_mem: malloc failed while growing\n");
+			return 3;
+		}
+	for (;;)
+		pause();
+}
