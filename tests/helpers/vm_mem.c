@@ -2,11 +2,13 @@
  *
  * usage: vm_mem [-n COMM] [-g] MIB
  *   touches MIB MiB page by page, writes "ready\n" to stdout, then pauses;
- *   -g: after "ready", keeps growing by 1 MiB steps until the kernel kills it;
+ *   -g: after "ready", waits for SIGUSR1, then grows by 1 MiB steps until the
+ *       kernel kills it (the test first checks its score, then lets it grow);
  *   -n: renames itself (prctl PR_SET_NAME) before anything else, a forged name.
  * The same binary is installed under several names (vm_locker, vm_hog), so that
  * rules can tell them apart by executable. Exit 3 when memory cannot be had
  * without the OOM killer (so a test can tell that from a kill). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,8 @@
 static int grow_one(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	char *p = malloc(STEP_BYTES);
+	/* volatile: the memory is never read, the compiler must not drop the stores */
+	volatile char *p = malloc(STEP_BYTES);
 	size_t i;
 
 	if (!p)
@@ -32,8 +35,9 @@ static int grow_one(void)
 int main(int argc, char **argv)
 {
 	const char *comm = NULL;
-	int grow = 0, opt;
+	int grow = 0, opt, sig;
 	long mib, i;
+	sigset_t usr1;
 
 	while ((opt = getopt(argc, argv, "n:g")) != -1) {
 		if (opt == 'n')
@@ -48,6 +52,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mib = strtol(argv[optind], NULL, 10);
+	/* blocked before "ready": a SIGUSR1 sent right after it waits for sigwait */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
 	if (comm && prctl(PR_SET_NAME, comm, 0, 0, 0) < 0) {
 		perror("vm_mem: prctl");
 		return 3;
@@ -58,6 +66,8 @@ int main(int argc, char **argv)
 			return 3;
 		}
 	if (write(STDOUT_FILENO, "ready\n", 6) != 6)
+		return 3;
+	if (grow && sigwait(&usr1, &sig) != 0)
 		return 3;
 	while (grow)
 		if (grow_one() < 0) {

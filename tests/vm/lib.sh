@@ -100,3 +100,38 @@ killed_by_oom() {
 oom_victims() {
 	dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p' | tr '\n' ' '
 }
+
+# hogs N: starts N hogs (vm_hog, 0 MiB, ready to grow on SIGUSR1); sets HOGS
+hogs() {
+	HOGS=
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		start_ready vm_hog -g 0 || { fail "a hog did not start"; return 1; }
+		HOGS="$HOGS $READY_PID"
+		i=$((i + 1))
+	done
+}
+
+# global_oom: lets the hogs grow, waits until each is gone; 0 when the kernel's OOM
+# killer took every one of them (SIGKILL, and its "Killed process" line).
+global_oom() {
+	kill -USR1 $HOGS
+	ok=0
+	for h in $HOGS; do
+		wait "$h"
+		rc=$?
+		if [ "$rc" != 137 ] || ! killed_by_oom "$h"; then
+			diag "hog $h ended with status $rc, $(killed_by_oom "$h" && echo "killed by the OOM killer" || echo "not by the OOM killer")"
+			ok=1
+		fi
+	done
+	return $ok
+}
+
+# rss_kib PID
+rss_kib() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$1/status" 2>/dev/null; }
+
+# first_pid: the "pid" of the first object of a JSON array on stdin (oompardon ls --json)
+first_pid() {
+	tr -d ' \n\t' | sed 's/},{/}\n{/g' | head -n 1 | sed -n 's/.*"pid":\([0-9]*\).*/\1/p'
+}

@@ -4,6 +4,7 @@
 # here, reads the results back from a serial port, prints TAP.
 #
 #   tests/vm/run.sh [SCENARIO...]   (default: all)   VMTEST_KEEP=1 keeps every log
+#   OOMPARDON=path: the binary to test (default ./oompardon); VMTEST_ACCEL=kvm|tcg
 #
 # Set-up installs what is missing (qemu, busybox-static, the kernel) through apt as root;
 # it never skips. Downloads are cached in build/vm-cache.
@@ -14,11 +15,12 @@ VM_SRC=$REPO/tests/vm
 CACHE=$REPO/build/vm-cache
 WORK=$REPO/build/vm
 LOGS=$WORK/logs
+BIN=${OOMPARDON:-$REPO/oompardon}
 MEM_MIB=256
 BOOT_TIMEOUT_S=${VMTEST_TIMEOUT_S:-150}	# one boot, scenario included; tcg here: see README of the suite
 
 # The scenarios, in order; NAME:RUN boots NAME with vmrun=RUN (repeated runs).
-ALL_SCENARIOS="boot"
+ALL_SCENARIOS="boot pardon:1 pardon:2 pardon:3 control panic panic999 cgroup forgery restart cap"
 
 die() { echo "Bail out! $*"; exit 1; }
 
@@ -87,12 +89,12 @@ build_helpers() {
 INITRD=$WORK/initramfs.cpio
 build_initramfs() {
 	local root=$WORK/root lib
-	[ -x "$REPO/oompardon" ] || die "no $REPO/oompardon: run make first"
+	[ -x "$BIN" ] || die "no $BIN: run make first"
 	rm -rf "$root" && mkdir -p "$root"/{bin,etc,proc,sys,dev,tmp,run,vm/scenarios} || die "cannot create $root"
 	chmod 1777 "$root/tmp"
 	cp /bin/busybox "$root/bin/busybox" || die "no /bin/busybox"
-	cp "$REPO/oompardon" "$root/bin/oompardon"
-	for lib in $(ldd "$REPO/oompardon" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+	cp "$BIN" "$root/bin/oompardon"
+	for lib in $(ldd "$BIN" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
 		mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib" || die "cannot copy $lib"
 	done
 	build_helpers
