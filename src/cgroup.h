@@ -17,11 +17,25 @@ struct memcg {
  * cgroup with its limit. 0, -ENOENT, or other -errno. */
 int cgroup_memcg_resolve(const char *arg, struct memcg *cg);
 
-/* Lists every pid in cg and its descendants. Count or -errno; *pids malloc'd. */
+/* Lists every pid in cg and its descendants. Count or -errno; *pids malloc'd.
+ * The order approximates the kernel's memcg OOM scan (see cgroup.c). */
 int cgroup_memcg_pids(const struct memcg *cg, pid_t **pids);
 
 /* The kernel's mem_cgroup_get_max() in pages, for the OOM inside cg. */
 long cgroup_memcg_totalpages(const struct memcg *cg);
+
+/* mem_cgroup_get_max() from its inputs (all in pages; unit tests). memsw_account:
+ * v1 with memory.memsw.* (swap_limit is then memsw.max), else swap_limit is swap.max. */
+long cgroup_get_max_pages(bool v2, bool memsw_account, unsigned long long max_pages,
+			  unsigned long long swap_limit_pages, unsigned long long total_swap_pages,
+			  bool swappiness);
+
+/* Parses memory.max / memory.limit_in_bytes text ("max", or bytes; v1's huge
+ * "9223372036854771712" also means none). ULLONG_MAX = no limit. 0 or -EINVAL. */
+int cgroup_parse_limit(const char *text, unsigned long long *bytes);
+
+/* The mountinfo file read; tests point it at a fake one. Default "/proc/self/mountinfo". */
+extern const char *cgroup_mountinfo;
 
 /* From the raw /proc/PID/cgroup text, the path in the hierarchy named by
  * controller ("" = the v2 unified one, "name=systemd", "memory"). 0 or -ENOENT. */
