@@ -1,7 +1,7 @@
-# panic999: the same as panic with `set pardon-score -999`: the pardoned process is
+# panic999: the same as panic with the setting `pardon-score -999`: the pardoned process is
 # killable when nothing else is left, so the kernel kills it and the machine lives.
 T="pardon-score -999"
-config 'set pardon-score -999' 'pardon /bin/vm_locker'
+config 'pardon-score -999' 'pardon /bin/vm_locker'
 daemon_start || return
 start_ready vm_locker -g 20 || { fail "$T: the locker did not start"; return; }
 L=$READY_PID
