@@ -26,5 +26,9 @@ if [ -f "/vm/scenarios/$SCENARIO.sh" ]; then
 else
 	fail "no scenario '$SCENARIO' in the initramfs"
 fi
+if [ "$FAILED" = 1 ] && [ -s /tmp/daemon.log ]; then
+	diag "the daemon's log:"
+	show_log /tmp/daemon.log
+fi
 echo done >&3
 poweroff -f

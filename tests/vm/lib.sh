@@ -5,8 +5,9 @@
 CONF=/etc/vm.conf
 RUN_DIR=/run/oompardon
 
+FAILED=0
 pass() { echo "ok - $*" >&3; }
-fail() { echo "not ok - $*" >&3; }
+fail() { echo "not ok - $*" >&3; FAILED=1; }
 diag() { echo "# $*" >&3; }
 
 # check COND-RESULT(0/1 from the last command) TEXT: `check $? "text"`
@@ -80,8 +81,7 @@ daemon_start() {
 		n=$((n - 1))
 		usleep 100000
 	done
-	fail "the daemon did not come up"
-	show_log /tmp/daemon.log
+	fail "${T:-$SCENARIO}: the daemon comes up"
 	return 1
 }
 
