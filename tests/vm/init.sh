@@ -26,9 +26,14 @@ if [ -f "/vm/scenarios/$SCENARIO.sh" ]; then
 else
 	fail "no scenario '$SCENARIO' in the initramfs"
 fi
-if [ "$FAILED" = 1 ] && [ -s /tmp/daemon.log ]; then
-	diag "the daemon's log:"
-	show_log /tmp/daemon.log
+if [ "$FAILED" = 1 ]; then
+	if [ -s /tmp/daemon.log ]; then
+		diag "the daemon's log:"
+		show_log /tmp/daemon.log
+	fi
+	diag "the kernel's OOM lines:"
+	dmesg | grep -E 'invoked oom-killer|oom-kill:|Killed process|out of memory|memory: usage' >/tmp/oom.log
+	show_log /tmp/oom.log
 fi
 echo done >&3
 poweroff -f

@@ -4,7 +4,8 @@
 # here, reads the results back from a serial port, prints TAP.
 #
 #   tests/vm/run.sh [SCENARIO...]   (default: all)   VMTEST_KEEP=1 keeps every log
-#   OOMPARDON=path: the binary to test (default ./oompardon); VMTEST_ACCEL=kvm|tcg
+#   OOMPARDON=path: the binary to test (default ./oompardon); VMTEST_ACCEL=kvm|tcg;
+#   VMTEST_APPEND: more kernel parameters (e.g. "loglevel=7 sysctl.vm.oom_dump_tasks=1")
 #
 # Set-up installs what is missing (qemu, busybox-static, the kernel) through apt as root;
 # it never skips. Downloads are cached in build/vm-cache.
@@ -136,7 +137,7 @@ boot() {
 		-kernel "$KERNEL" -initrd "$INITRD" \
 		-serial "file:$console" -serial "file:$results" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 sysctl.vm.panic_on_oom=0 \
-sysctl.vm.oom_kill_allocating_task=0 sysctl.vm.oom_dump_tasks=0 vmtest=$name vmrun=$run" \
+sysctl.vm.oom_kill_allocating_task=0 sysctl.vm.oom_dump_tasks=0 vmtest=$name vmrun=$run ${VMTEST_APPEND:-}" \
 		</dev/null >"$LOGS/$tag.qemu.log" 2>&1
 }
 

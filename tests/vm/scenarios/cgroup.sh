@@ -32,8 +32,12 @@ expect_eq "$global_first" "$B" "$T: globally hog B comes first (ls)"
 in_cg -500 vm_hog 25 || { fail "$T: hog C did not start"; return; }
 C=$READY_PID
 victims=$(oom_victims)
-expect_eq "$victims" "$A " "$T: the kernel's memory cgroup OOM killer took hog A only"
-expect_eq "$cg_first" "$(echo $victims | cut -d' ' -f1)" "$T: ls --cgroup named first the process the kernel killed"
+diag "OOM victims in order: $victims"
+first=$(echo $victims | cut -d' ' -f1)
+# Only the first choice is the kernel's ranking: while a victim exits, a later charge may
+# take another (seen once in about a dozen runs under tcg: A, then B).
+expect_eq "$first" "$A" "$T: the kernel's first choice in the cgroup is hog A, not B"
+expect_eq "$cg_first" "$first" "$T: ls --cgroup named first the process the kernel killed"
 dmesg | grep -q "Memory cgroup out of memory"
 check $? "$T: the OOM was the memory cgroup's"
 alive "$L"
