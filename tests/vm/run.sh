@@ -47,6 +47,11 @@ file_is_static() {
 	! LC_ALL=C ldd "$1" >/dev/null 2>&1
 }
 
+download() {
+	(cd "$CACHE" && apt-get download "$1" 2>&1 | grep -v '^W: Download is performed unsandboxed'
+	 exit "${PIPESTATUS[0]}")
+}
+
 # The kernel: the concrete package linux-image-cloud-amd64 depends on, unpacked into the cache.
 KERNEL=
 setup_kernel() {
@@ -62,7 +67,8 @@ setup_kernel() {
 	[ -n "$pkg" ] || die "apt knows no linux-image-cloud-amd64"
 	deb=$(ls "$CACHE"/"$pkg"_*.deb 2>/dev/null | head -n 1)
 	if [ -z "$deb" ]; then
-		(cd "$CACHE" && apt-get download "$pkg" 2>&1 | grep -v '^W: Download is performed unsandboxed') ||
+		# stale package lists (404): update once and try again
+		download "$pkg" || { [ "$(id -u)" = 0 ] && apt-get update -qq && download "$pkg"; } ||
 			die "apt-get download $pkg failed"
 		deb=$(ls "$CACHE"/"$pkg"_*.deb 2>/dev/null | head -n 1)
 		[ -n "$deb" ] || die "apt-get download $pkg left no .deb"
