@@ -288,6 +288,13 @@ int enforce_all(struct enforcer *e)
 	return failed;
 }
 
+static int by_pid(const void *a, const void *b)
+{
+	const struct state_entry *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
 /* Puts back every original in the state. 0 or the number of failed writes. */
 int enforce_restore_all(struct enforcer *e)
 {
@@ -306,6 +313,7 @@ int enforce_restore_all(struct enforcer *e)
 	}
 	state_foreach(e->st, se)
 		all[n++] = *se;
+	qsort(all, n, sizeof(*all), by_pid);	/* the lines come in a stable order */
 	for (i = 0; i < n; i++) {
 		se = &all[i];
 		r = proc_read(se->pid, PROC_STAT | PROC_EXE, &pf);
