@@ -101,6 +101,11 @@ static int set_value(struct enforcer *e, const struct proc_facts *pf, const stru
 	if (e->dry_run) {
 		say(e, "would %s %d %s (%s:%u): %d -> %d", pardon ? "pardon" : "score", (int)pf->pid, name,
 		    rule->file, rule->line, pf->oom_score_adj, value);
+		/* foretell the one message the real run would give */
+		if (value < pf->oom_score_adj && !e->told_no_cap && adjust_can_lower() == 0) {
+			log_warnx(NO_CAP_MESSAGE);
+			e->told_no_cap = true;
+		}
 		return 1;
 	}
 	if (e->st != NULL) {

@@ -6,7 +6,7 @@
 
 can_lower && skip_all "we hold CAP_SYS_RESOURCE: the pardon tests run in the VM"
 
-plan 14
+plan 15
 
 trusted_tmpdir R		# an executable that may carry a pardon
 tmpdir T
@@ -22,6 +22,7 @@ MSG="oompardon: cannot lower oom_score_adj: oompardon lacks CAP_SYS_RESOURCE (co
 "$OOMPARDON" -c "$CONF" --run-dir "$RUN" apply --dry-run >"$T/out" 2>"$T/err"
 is "$?" 0 "apply --dry-run exits 0"
 check "and says it would pardon" grep -qxF "would pardon $L1 $R/locker ($CONF:1): 0 -> -1000" "$T/out"
+is "$(cat "$T/err")" "$MSG" "and foretells the one message"
 
 "$OOMPARDON" -c "$CONF" --run-dir "$RUN" apply >"$T/out" 2>"$T/err"
 is "$?" 1 "apply exits 1: some writes failed"
