@@ -40,7 +40,8 @@ const char *state_strerror(int err);
 /* The daemon, once it holds the lock: writes RUN_DIR/pid (removed by state_close). 0 or -errno. */
 int state_write_pid(struct state *st);
 
-/* The pid of the daemon holding the lock of run_dir (from RUN_DIR/pid), or 0 / -errno. */
+/* The pid of the daemon holding the lock of run_dir (from RUN_DIR/pid): 0, -ENOENT
+ * when there is no pid file, -ESRCH when that process is gone, other -errno. */
 int state_daemon_pid(const char *run_dir, pid_t *pid);
 
 /* Write-ahead: records (pid, start_time) before oompardon writes `set`. Keeps the
