@@ -317,24 +317,27 @@ static int load(struct state *st)
 	return r;
 }
 
-/* Drops the entries whose process is gone or is another one now. */
-static void drop_dead(struct state *st)
+/* Drops the entries whose process is gone or is another one now. 0 or -ENOMEM. */
+static int drop_dead(struct state *st)
 {
 	unsigned long long start;
 	struct state_entry *e;
-	bool again = true;
+	pid_t *dead;
+	size_t n = 0, i;
 
-	/* table_del moves entries: rescan after each deletion round. */
-	while (again) {
-		again = false;
-		state_foreach(st, e) {
-			if (proc_start_time(e->pid, &start) == 0 && start == e->start_time)
-				continue;
-			table_del(st, e);
-			again = true;
-			break;
-		}
-	}
+	if (st->count == 0)
+		return 0;
+	dead = malloc(st->count * sizeof(*dead));
+	if (dead == NULL)
+		return -ENOMEM;
+	/* collected first: table_del moves entries under the iteration */
+	state_foreach(st, e)
+		if (proc_start_time(e->pid, &start) != 0 || start != e->start_time)
+			dead[n++] = e->pid;
+	for (i = 0; i < n; i++)
+		table_del(st, state_find(st, dead[i]));
+	free(dead);
+	return 0;
 }
 
 /* mkdir -p path, each new directory 0755. 0 or -errno. */
@@ -434,7 +437,9 @@ int state_open(struct state *st, const char *run_dir, bool wait)
 	r = load(st);
 	if (r < 0)
 		goto fail;
-	drop_dead(st);
+	r = drop_dead(st);
+	if (r < 0)
+		goto fail;
 	/* Starts from a clean file: no torn line for the next record to run into. */
 	r = state_compact(st);
 	if (r < 0)

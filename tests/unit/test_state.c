@@ -190,6 +190,28 @@ static void test_gone_and_reused_dropped(void **unused)
 	state_close(&st);
 }
 
+static void test_many_dead_at_open(void **unused)
+{
+	struct state st;
+	pid_t pid;
+
+	(void)unused;
+	for (pid = 3; pid <= 3000; pid += 3)
+		fake_process(pid, (unsigned long long)pid * 10);
+	assert_int_equal(state_open(&st, run_dir, false), 0);
+	for (pid = 1; pid <= 3000; pid++)
+		assert_int_equal(state_record(&st, pid, (unsigned long long)pid * 10, pid, 500), 0);
+	state_close(&st);
+	assert_int_equal(state_open(&st, run_dir, false), 0);
+	assert_int_equal(st.count, 1000);
+	for (pid = 1; pid <= 3000; pid++)
+		if (pid % 3 == 0)
+			assert_int_equal(state_find(&st, pid)->original, pid);
+		else
+			assert_null(state_find(&st, pid));
+	state_close(&st);
+}
+
 static void test_torn_and_bad_lines(void **unused)
 {
 	struct state st;
@@ -355,6 +377,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_record_find_forget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_keeps_first_original, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gone_and_reused_dropped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_dead_at_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_torn_and_bad_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compaction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_entries, setup, teardown),
