@@ -18,6 +18,7 @@ struct enforcer {
 	const struct ruleset *rs;
 	struct state *st;		/* NULL for dry runs */
 	bool dry_run;
+	FILE *out;			/* change lines go here (apply, restore); NULL: log_notice (daemon) */
 	struct enforce_counters c;
 	bool told_no_cap;		/* the one "no CAP_SYS_RESOURCE" message was said */
 };

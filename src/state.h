@@ -23,8 +23,10 @@ struct state {
 	size_t cap, count;
 	int fd;				/* journal, O_APPEND */
 	int lock_fd;
+	int dir_fd;			/* the run dir, checked once, then used for every file */
 	char *dir;
 	size_t journal_lines;		/* compacts when it outgrows count */
+	bool wrote_pid;			/* state_write_pid: RUN_DIR/pid goes at state_close */
 };
 
 /* Creates the run dir if needed (0755), takes the lock (LOCK_EX|LOCK_NB unless wait),
@@ -32,7 +34,14 @@ struct state {
 int state_open(struct state *st, const char *run_dir, bool wait);
 void state_close(struct state *st);
 
-/* The pid of the daemon holding the lock of run_dir (from RUN_DIR/pid), or 0 / -errno. */
+/* Says why state_open failed, for the one message of the caller. */
+const char *state_strerror(int err);
+
+/* The daemon, once it holds the lock: writes RUN_DIR/pid (removed by state_close). 0 or -errno. */
+int state_write_pid(struct state *st);
+
+/* The pid of the daemon holding the lock of run_dir (from RUN_DIR/pid): 0, -ENOENT
+ * when there is no pid file, -ESRCH when that process is gone, other -errno. */
 int state_daemon_pid(const char *run_dir, pid_t *pid);
 
 /* Write-ahead: records (pid, start_time) before oompardon writes `set`. Keeps the
