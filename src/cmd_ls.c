@@ -195,7 +195,16 @@ static const char *exe_text(const struct proc_facts *pf, char *buf, size_t len)
 	char raw[PATH_MAX + 16];
 
 	if (pf->has_exe) {
-		snprintf(raw, sizeof(raw), "%s%s", pf->exe, pf->exe_deleted ? " (deleted)" : "");
+		const char *base = strrchr(pf->exe, '/');
+
+		base = base ? base + 1 : pf->exe;
+		/* a comm that is not the program's own name (TASK_COMM_LEN - 1 = 15
+		 * bytes of it) is shown too: renamed processes stand out */
+		if (strncmp(base, pf->comm, 15) == 0 && strlen(pf->comm) == strnlen(base, 15))
+			snprintf(raw, sizeof(raw), "%s%s", pf->exe, pf->exe_deleted ? " (deleted)" : "");
+		else
+			snprintf(raw, sizeof(raw), "%s%s [%s]", pf->exe, pf->exe_deleted ? " (deleted)" : "",
+				 pf->comm);
 		return human_escape(raw, buf, len);
 	}
 	snprintf(raw, sizeof(raw), "[%s]", pf->comm);
