@@ -45,8 +45,13 @@ build/asan/%.o: src/%.c $(wildcard src/*.h) | build/asan
 build/asan/oompardon: $(ASAN_OBJS)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_OBJS)
 
-build/tests/%: tests/unit/%.c $(LIB_OBJS) | build/tests
-	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB_OBJS) -lcmocka
+# An archive, so a test pulls in only the objects it needs: cmd_*.o call
+# cmd_load_rules, which lives in main.o.
+build/liboompardon.a: $(LIB_OBJS)
+	rm -f $@ && $(AR) rcs $@ $(LIB_OBJS)
+
+build/tests/%: tests/unit/%.c build/liboompardon.a | build/tests
+	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $< build/liboompardon.a -lcmocka
 
 build/helpers/%: tests/helpers/%.c | build/helpers
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $<
