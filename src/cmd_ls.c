@@ -37,6 +37,7 @@ struct row {
 struct scope {
 	bool cgroup;
 	struct memcg cg;
+	struct memcg tighter;		/* an ancestor with a lower limit, if tighter.dir[0] */
 	long totalpages;
 	long global_totalpages;
 };
@@ -229,6 +230,10 @@ static void print_header(const struct scope *sc, size_t n, FILE *f)
 			"it takes them in this order\n", sc->cg.dir, sc->cg.v2 ? "v2" : "v1",
 			human_kib((long)(sc->cg.limit_bytes / 1024), a, sizeof(a)),
 			human_kib((long)(sc->cg.usage_bytes / 1024), b, sizeof(b)), sc->totalpages);
+	if (sc->tighter.dir[0])
+		fprintf(f, "# note: the ancestor %s has a lower limit (%s): an OOM there takes from its "
+			"whole subtree, see ls --cgroup on it\n", sc->tighter.dir,
+			human_kib((long)(sc->tighter.limit_bytes / 1024), a, sizeof(a)));
 	fprintf(f, "# %zu processes; SCORE is the system-wide /proc/PID/oom_score, POINTS the badness "
 		"inside the cgroup\n", n);
 }
@@ -437,6 +442,23 @@ out:
 	return status;
 }
 
+/* The kernel's OOM happens in the first cgroup up the tree whose limit a charge
+ * exceeds: an ancestor with a lower limit than ours may well be that one. */
+static void find_tighter(struct scope *sc)
+{
+	struct memcg cur = sc->cg, up;
+	unsigned long long lowest = sc->cg.limit_bytes;
+
+	sc->tighter.dir[0] = '\0';
+	while (cgroup_memcg_parent(&cur, &up) == 0) {
+		if (up.limit_bytes < lowest) {
+			sc->tighter = up;
+			lowest = up.limit_bytes;
+		}
+		cur = up;
+	}
+}
+
 static int set_scope(const char *cgroup_arg, struct scope *sc)
 {
 	int r = badness_global_totalpages(&sc->global_totalpages);
@@ -464,6 +486,7 @@ static int set_scope(const char *cgroup_arg, struct scope *sc)
 	/* without a limit of its own, no OOM happens inside it */
 	if (sc->cg.limit_bytes != ULLONG_MAX)
 		sc->totalpages = cgroup_memcg_totalpages(&sc->cg);
+	find_tighter(sc);
 	return 0;
 }
 
