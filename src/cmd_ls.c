@@ -17,6 +17,7 @@
 
 #include "badness.h"
 #include "cgroup.h"
+#include "check.h"
 #include "cmd.h"
 #include "log.h"
 #include "match.h"
@@ -214,8 +215,18 @@ static const char *exe_text(const struct proc_facts *pf, char *buf, size_t len)
 
 static void print_header(const struct scope *sc, size_t n, FILE *f)
 {
+	struct check_facts cf;
 	char a[32], b[32];
 
+	/* the order only matters when the kernel kills rather than panics */
+	if (check_read("", &cf) < 0)
+		memset(&cf, 0, sizeof(cf));
+	if (cf.panic_on_oom == 2 || (cf.panic_on_oom == 1 && !sc->cgroup))
+		fprintf(f, "# vm.panic_on_oom = %d: this OOM panics the machine, nobody is chosen\n",
+			cf.panic_on_oom);
+	else if (cf.oom_kill_allocating_task && !sc->cgroup)
+		fprintf(f, "# vm.oom_kill_allocating_task = 1: the process whose allocation fails is "
+			"killed instead when it may be; this order applies otherwise\n");
 	if (!sc->cgroup) {
 		fprintf(f, "# system-wide OOM: %zu processes, totalpages %ld (RAM + swap); next victim first\n",
 			n, sc->totalpages);
