@@ -28,8 +28,10 @@ long badness_points(const struct proc_facts *pf, long totalpages)
 
 	if (pf->kthread || pf->pid == 1 || pf->oom_score_adj <= OOM_ADJ_MIN)
 		return BADNESS_UNKILLABLE;
-	/* a zombie (no mm left): proc.h reads has_exe false for it */
-	if ((pf->have & PROC_EXE) && !pf->has_exe)
+	/* no mm left (a zombie, an exiting process): /proc/PID/status then shows no Vm*
+	 * lines at all, while any live process has page tables. has_exe cannot tell:
+	 * it is also false for another user's process we may not inspect. */
+	if ((pf->have & PROC_STATUS) && pf->rss_kib == 0 && pf->pte_kib == 0 && pf->swap_kib == 0)
 		return BADNESS_UNKILLABLE;
 	points = pf->rss_kib / pk + pf->swap_kib / pk + pf->pte_kib / pk;
 	return points + (long)pf->oom_score_adj * (totalpages / 1000);

@@ -173,7 +173,7 @@ static const char *unkillable_why(const struct proc_facts *pf)
 		return "init";
 	if (pf->oom_score_adj <= OOM_ADJ_MIN)
 		return "oom_score_adj -1000";
-	return "no memory left (exiting)";
+	return "no memory of its own (a zombie, or exiting)";
 }
 
 static void rule_text(const struct row *r, char *out, size_t len)
@@ -384,8 +384,9 @@ static size_t read_rows(const pid_t *pids, size_t n, const struct ruleset *rs, b
 			e = proc_read(pids[i], PROC_STAT | PROC_STATUS | PROC_OOM, &r->pf);
 		if (e < 0)
 			continue;	/* gone meanwhile */
-		r->rules_known = rules_known;
-		if (rules_known && (r->pf.have & MATCH_NEEDS) == MATCH_NEEDS)
+		/* without its exe (another user's process, when not root) no verdict */
+		r->rules_known = rules_known && (r->pf.have & MATCH_NEEDS) == MATCH_NEEDS;
+		if (r->rules_known)
 			match_process(rs, &r->pf, &r->v);
 		user_name(r->pf.uid, r->user, sizeof(r->user));
 		k++;

@@ -56,10 +56,15 @@ static void test_formula(void **state)
 	pf = mk(2, 0, 0);
 	pf.kthread = true;
 	assert_true(badness_points(&pf, TOTAL_24G) == BADNESS_UNKILLABLE);
-	pf = mk(300, 4, 0);	/* a zombie: exe read, none there */
+	pf = mk(300, 0, 0);	/* a zombie: no mm, no Vm* lines */
 	pf.have |= PROC_EXE;
 	pf.has_exe = false;
 	assert_true(badness_points(&pf, TOTAL_24G) == BADNESS_UNKILLABLE);
+	pf = mk(301, 400, 0);	/* another user's process: exe unreadable, memory known */
+	pf.have |= PROC_EXE;
+	pf.has_exe = false;
+	pf.pte_kib = 40;
+	assert_int_equal(badness_points(&pf, TOTAL_24G), 100 + 10);
 }
 
 static void test_oom_score(void **state)
@@ -105,8 +110,8 @@ static void test_ties_and_unkillable(void **state)
 	p[2] = mk(40, 2000, -1000);	/* pardoned */
 	p[3] = mk(60, 4000, 0);		/* tie 2 */
 	p[4] = mk(30, 4000, 0);		/* tie 3, scanned last: the kernel picks this one */
-	p[5] = mk(70, 0, -999);		/* killable, below everything else */
-	p[6] = mk(2, 0, 0);
+	p[5] = mk(70, 4, -999);		/* killable, below everything else */
+	p[6] = mk(2, 0, 0);	/* a kernel thread */
 	p[6].kthread = true;
 	for (i = 0; i < 7; i++)
 		v[i] = &p[i];
