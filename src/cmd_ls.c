@@ -28,7 +28,7 @@
 #define RULE_TEXT_MAX (PATH_MAX + 48)
 
 struct row {
-	struct proc_facts pf;
+	struct proc_facts pf;	/* first: badness_sort orders pointers to it, each leads back to its row */
 	long points;		/* badness against the scope's totalpages */
 	struct verdict v;
 	bool rules_known;	/* the configuration loaded */
@@ -249,16 +249,16 @@ static void print_header(const struct scope *sc, size_t n, FILE *f)
 		"inside the cgroup\n", n);
 }
 
-static void print_human(const struct scope *sc, struct row *rows, size_t n, FILE *f)
+static void print_human(const struct scope *sc, struct row **rows, size_t n, FILE *f)
 {
 	char rule[RULE_TEXT_MAX], exe[ESCAPED_MAX], user[ESCAPED_MAX], rss[32], swp[32], rank[16];
 	int wuser = 4, wrule = 4;
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		int lu = (int)strlen(human_escape(rows[i].user, user, sizeof(user)));
+		int lu = (int)strlen(human_escape(rows[i]->user, user, sizeof(user)));
 
-		rule_text(&rows[i], rule, sizeof(rule));
+		rule_text(rows[i], rule, sizeof(rule));
 		if (lu > wuser)
 			wuser = lu;
 		if ((int)strlen(rule) > wrule)
@@ -268,7 +268,7 @@ static void print_human(const struct scope *sc, struct row *rows, size_t n, FILE
 	fprintf(f, "%5s %7s %5s %5s %12s %7s %7s %-*s %-*s %s\n", "ORDER", "PID", "SCORE", "ADJ",
 		"POINTS", "RSS", "SWAP", wuser, "USER", wrule, "RULE", "EXE");
 	for (i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
+		const struct row *r = rows[i];
 		bool killable = r->points != BADNESS_UNKILLABLE;
 
 		if (killable)
@@ -298,14 +298,14 @@ static void print_human(const struct scope *sc, struct row *rows, size_t n, FILE
 	}
 }
 
-static void print_json(struct row *rows, size_t n, FILE *f)
+static void print_json(struct row **rows, size_t n, FILE *f)
 {
 	char rule[RULE_TEXT_MAX];
 	size_t i;
 
 	fputs("[\n", f);
 	for (i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
+		const struct row *r = rows[i];
 		const struct proc_facts *pf = &r->pf;
 		bool killable = r->points != BADNESS_UNKILLABLE;
 
@@ -403,7 +403,7 @@ static int usage(void)
 /* Lists and orders; the rows are written through out. Exit status. */
 static int list(const struct scope *sc, const struct ruleset *rs, bool rules_known, bool json)
 {
-	struct row *rows = NULL, **order = NULL, *sorted = NULL;
+	struct row *rows = NULL, **order = NULL;
 	struct proc_facts **pfs = NULL;
 	pid_t *pids = NULL;
 	size_t n, i;
@@ -418,8 +418,7 @@ static int list(const struct scope *sc, const struct ruleset *rs, bool rules_kno
 	rows = calloc((size_t)cnt + 1, sizeof(*rows));
 	order = calloc((size_t)cnt + 1, sizeof(*order));
 	pfs = calloc((size_t)cnt + 1, sizeof(*pfs));
-	sorted = calloc((size_t)cnt + 1, sizeof(*sorted));
-	if (!rows || !order || !pfs || !sorted) {
+	if (!rows || !order || !pfs) {
 		log_warnx("out of memory");
 		status = EXIT_ACTION_FAILED;
 		goto out;
@@ -434,13 +433,13 @@ static int list(const struct scope *sc, const struct ruleset *rs, bool rules_kno
 		pfs[i] = &order[i]->pf;
 	badness_sort(pfs, n, sc->totalpages);
 	for (i = 0; i < n; i++) {
-		sorted[i] = *(struct row *)(void *)pfs[i];
-		sorted[i].points = badness_points(&sorted[i].pf, sc->totalpages);
+		order[i] = (struct row *)(void *)pfs[i];
+		order[i]->points = badness_points(&order[i]->pf, sc->totalpages);
 	}
 	if (json)
-		print_json(sorted, n, stdout);
+		print_json(order, n, stdout);
 	else
-		print_human(sc, sorted, n, stdout);
+		print_human(sc, order, n, stdout);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		log_warn("cannot write the listing");
 		status = EXIT_ACTION_FAILED;
@@ -449,7 +448,6 @@ out:
 	free(rows);
 	free(order);
 	free(pfs);
-	free(sorted);
 	free(pids);
 	return status;
 }
