@@ -15,8 +15,12 @@
 long badness_points(const struct proc_facts *pf, long totalpages);
 
 /* Sorts procs in the order the kernel would choose them (next victim first),
- * scores computed against totalpages. */
+ * scores computed against totalpages. procs come in the kernel's scan order:
+ * on equal points the one scanned later wins, as in oom_evaluate_task. */
 void badness_sort(struct proc_facts **procs, size_t n, long totalpages);
+
+/* /proc/PID/oom_score from points, as fs/proc/base.c computes it (0..2000). */
+int badness_oom_score(long points, long totalpages);
 
 /* totalpages of a global OOM: RAM + swap pages. 0 or -errno. */
 int badness_global_totalpages(long *totalpages);

@@ -296,6 +296,24 @@ int cgroup_memcg_resolve(const char *arg, struct memcg *cg)
 	return 0;
 }
 
+int cgroup_memcg_parent(const struct memcg *cg, struct memcg *parent)
+{
+	struct cg_mount m;
+	char *slash;
+	int r = memory_mount(&m);
+
+	if (r < 0)
+		return r;
+	if (strcmp(cg->dir, m.point) == 0 || !path_under(cg->dir, m.point))
+		return -ENOENT;
+	memcpy(parent->dir, cg->dir, sizeof(parent->dir));
+	slash = strrchr(parent->dir, '/');
+	if (!slash || slash == parent->dir)
+		return -ENOENT;
+	*slash = '\0';
+	return cgroup_memcg_resolve(parent->dir, parent);
+}
+
 long cgroup_get_max_pages(bool v2, bool memsw_account, unsigned long long max_pages,
 			  unsigned long long swap_limit_pages, unsigned long long total_swap_pages,
 			  bool swappiness)

@@ -17,6 +17,9 @@ struct memcg {
  * cgroup with its limit. 0, -ENOENT, or other -errno. */
 int cgroup_memcg_resolve(const char *arg, struct memcg *cg);
 
+/* The parent of cg in its hierarchy, with its limit. 0, -ENOENT at the top, or -errno. */
+int cgroup_memcg_parent(const struct memcg *cg, struct memcg *parent);
+
 /* Lists every pid in cg and its descendants. Count or -errno; *pids malloc'd.
  * The order approximates the kernel's memcg OOM scan (see cgroup.c). */
 int cgroup_memcg_pids(const struct memcg *cg, pid_t **pids);

@@ -146,7 +146,7 @@ static void test_mount_of(void **state)
 
 static void test_resolve_v1(void **state)
 {
-	struct memcg cg;
+	struct memcg cg, up;
 	char want[PATH_MAX + 32], arg[PATH_MAX + 32];
 
 	(void)state;
@@ -175,6 +175,17 @@ static void test_resolve_v1(void **state)
 	assert_int_equal(cgroup_memcg_resolve("/", &cg), 0);
 	snprintf(want, sizeof(want), "%s/mem", tmp);
 	assert_string_equal(cg.dir, want);
+
+	/* up the tree: b -> a -> the top, then no further */
+	assert_int_equal(cgroup_memcg_resolve("/a/b", &cg), 0);
+	assert_int_equal(cgroup_memcg_parent(&cg, &up), 0);
+	snprintf(want, sizeof(want), "%s/mem/a", tmp);
+	assert_string_equal(up.dir, want);
+	assert_true(up.limit_bytes == 209715200ULL);
+	assert_int_equal(cgroup_memcg_parent(&up, &cg), 0);
+	snprintf(want, sizeof(want), "%s/mem", tmp);
+	assert_string_equal(cg.dir, want);
+	assert_int_equal(cgroup_memcg_parent(&cg, &up), -ENOENT);
 
 	assert_int_equal(cgroup_memcg_resolve("/nope", &cg), -ENOENT);
 	assert_int_equal(cgroup_memcg_resolve("/a/../../..", &cg), -ENOENT);
