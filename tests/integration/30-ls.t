@@ -69,9 +69,8 @@ check "human output holds no raw escape byte and no invalid UTF-8" \
 	test "$(LC_ALL=C grep -c $'[\e\xff]' "$T/ls.txt")" = 0
 rows=$(grep -cE '^ *([0-9]+|never) +[0-9]+ ' "$T/ls.txt")
 total=$(grep -vc '^#' "$T/ls.txt")
-listed=$(json_eval 'print scalar(@$a)' "$T/ls.json")
 check "one line per process, names cannot forge lines ($rows rows + the column header = $total)" \
-	test "$((rows + 1))" -eq "$total" -a "$((rows - listed))" -le 5 -a "$((listed - rows))" -le 5
+	test "$((rows + 1))" -eq "$total" -a "$(grep -cE "^ *[0-9]+ +($H|$E) " "$T/ls.txt")" -eq 2
 check "the hostile comm is shown escaped" grep -qF '[\x1b[31m"x\x5c\x0a\xff)]' "$T/ls.txt"
 head -n 4 "$T/ls.txt" | diag
 
