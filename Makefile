@@ -65,7 +65,9 @@ build/obj build/asan build/tests build/helpers:
 -include $(OBJS:.o=.d)
 
 # The main job: see the README.
-run: oompardon
+run:
+	tools/deps.sh
+	$(MAKE) oompardon
 	./tools/run.sh
 
 # Everything CI runs. Each part can run alone.
