@@ -160,7 +160,7 @@ tap() {	# tap ok|not TEXT
 # Turns one boot's result port into TAP lines; 0 when every line passed.
 report() {
 	local tag=$1 rc=$2 console=$LOGS/$1.console.log results=$LOGS/$1.results.log
-	local line bad=0 done=0 panic= 
+	local line bad=0 done=0 panic=
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
@@ -170,7 +170,7 @@ report() {
 		"expect panic "*) panic=${line#expect panic } ;;
 		done) done=1 ;;
 		esac
-	done < <(cat "$results" 2>/dev/null)
+	done < <(cat "$results" 2>/dev/null)	# none when qemu never started
 	if [ -n "$panic" ]; then
 		if grep -q "Kernel panic - not syncing: $panic" "$console" 2>/dev/null; then
 			tap ok "$tag: the kernel panics: $panic"
@@ -186,7 +186,7 @@ report() {
 		bad=1
 	fi
 	if [ "$bad" = 1 ]; then
-		echo "# $tag failed; serial console log: $console (results: $results)"
+		echo "# $tag failed; serial console log: $console (results: $results, qemu: $LOGS/$tag.qemu.log)"
 		return 1
 	fi
 	[ "${VMTEST_KEEP:-0}" = 1 ] || rm -f "$console" "$results" "$LOGS/$tag.qemu.log"
@@ -194,7 +194,7 @@ report() {
 }
 
 main() {
-	local t0 s name run tag rc
+	local t0 b0 s name run tag rc
 	t0=$(date +%s)
 	setup_tools
 	setup_kernel
@@ -206,7 +206,7 @@ main() {
 		name=${s%%:*} run=1
 		[ "$name" != "$s" ] && run=${s#*:}
 		tag=$name; [ "$name" != "$s" ] && tag=$name-$run
-		local b0=$(date +%s)
+		b0=$(date +%s)
 		boot "$name" "$run" "$tag"; rc=$?
 		report "$tag" "$rc"
 		echo "# $tag: $(( $(date +%s) - b0 )) s"
