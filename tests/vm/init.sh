@@ -31,9 +31,10 @@ if [ "$FAILED" = 1 ]; then
 		diag "the daemon's log:"
 		show_log /tmp/daemon.log
 	fi
-	diag "the kernel's OOM lines:"
-	dmesg | grep -E 'invoked oom-killer|oom-kill:|Killed process|out of memory|memory: usage' >/tmp/oom.log
-	show_log /tmp/oom.log
+	if dmesg | grep -E 'invoked oom-killer|oom-kill:|Killed process|out of memory|memory: usage' >/tmp/oom.log; then
+		diag "the kernel's OOM lines:"
+		show_log /tmp/oom.log
+	fi
 fi
 echo done >&3
 poweroff -f
