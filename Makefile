@@ -28,7 +28,7 @@ HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=build/helpers/%)
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all run check check-unit check-config check-integration check-asan check-valgrind \
+.PHONY: all run check deps-check deps-bench check-unit check-config check-integration check-asan check-valgrind \
         vmcheck bench install uninstall clean helpers
 
 all: oompardon
@@ -69,7 +69,12 @@ run: oompardon
 	./tools/run.sh
 
 # Everything CI runs. Each part can run alone.
-check: check-unit check-config check-integration check-asan check-valgrind vmcheck
+# Installs the Debian packages the tests need (only those missing), then runs them all.
+check: deps-check
+	$(MAKE) check-unit check-config check-integration check-asan check-valgrind vmcheck
+
+deps-check:
+	tools/deps.sh check
 
 check-unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "# $$t"; $$t; done
@@ -90,7 +95,13 @@ check-valgrind: oompardon
 vmcheck: oompardon helpers
 	tests/vm/run.sh
 
-bench: oompardon helpers
+bench: deps-bench
+	$(MAKE) bench-run
+
+deps-bench:
+	tools/deps.sh bench
+
+bench-run: oompardon helpers
 	bench/run.sh
 
 install: oompardon

@@ -7,50 +7,19 @@
 # 200 MiB cgroup it weighs 51 pages, so A (25600 pages) beats B (5120 + 5100). Then C
 # allocates 100 MiB in the cgroup: the limit is hit while C holds about 80 MiB, less
 # than A, and the kernel must kill A.
-set -u
-: "${OOMPARDON:?}" "${HELPERS:?}"
+. "$(dirname "$0")/lib.sh"
 
-T=$(mktemp -d /tmp/oompardon-t31.XXXXXX)
+tmpdir T
 CG=
-PIDS=()
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
-
-cleanup() {
+# the cgroup goes once its processes are gone: ours are killed here, before lib's cleanup
+cg_cleanup() {
 	local p
-	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	for p in "${LIB_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "${LIB_PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG"
-	rm -rf "$T"
 }
-trap cleanup EXIT
+atexit cg_cleanup
 
-# wait_until TIMEOUT_S CMD...: polls a condition, never longer than the timeout.
-wait_until() {
-	local deadline=$((SECONDS + $1)); shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$deadline" ] && return 1
-		sleep 0.05
-	done
-}
-
-# dead PID: exited (a zombie until we reap it, or gone).
-dead() {
-	local st
-	[ -e "/proc/$1/stat" ] || return 0
-	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -z "$st" ] || [ "$st" = Z ] || [ "$st" = X ]
-}
-alive() { ! dead "$1"; }
-any_dead() { local p; for p in "$@"; do dead "$p" && return 0; done; return 1; }
-
-# json_pids FILE: the pids of an `ls --json` listing, in its order.
-json_pids() {
-	perl -MJSON::PP -e 'local $/; my $a = decode_json(<STDIN>); print "$_->{pid}\n" for @$a' <"$1"
-}
 # index_of PID FILE: position (0-based) of pid in a pid list, or -1.
 index_of() { awk -v p="$1" '$1 == p { print NR - 1; found = 1; exit } END { if (!found) print -1 }' "$2"; }
 
@@ -66,18 +35,16 @@ else
 	parent=$mem_mount$(awk -F: '$1 == 0 { print $3; exit }' /proc/self/cgroup)
 	LIMIT_FILE=memory.max
 	if [ -z "$mem_mount" ] || ! grep -qw memory "$parent/cgroup.subtree_control" 2>/dev/null; then
-		echo "1..0 # SKIP no memory cgroup we may create children in"
-		exit 0
+		skip_all "no memory cgroup we may create children in"
 	fi
 fi
 parent=${parent%/}
 CG=$parent/oompardon-t31-$$
 if ! mkdir "$CG" 2>/dev/null; then
 	CG=
-	echo "1..0 # SKIP cannot create a memory cgroup under $parent"
-	exit 0
+	skip_all "cannot create a memory cgroup under $parent"
 fi
-echo "1..15"
+plan 15
 echo "# cgroup v$V: $CG"
 echo $((200 * 1024 * 1024)) >"$CG/$LIMIT_FILE"
 check "limit set to 200 MiB" test "$(cat "$CG/$LIMIT_FILE")" = $((200 * 1024 * 1024))
@@ -91,10 +58,10 @@ fi
 
 "$HELPERS/hog" --join "$CG/cgroup.procs" --adj 0 --ready "$T/a.ready" 100 &
 A=$!
-PIDS+=("$A")
+LIB_PIDS+=("$A")
 "$HELPERS/hog" --join "$CG/cgroup.procs" --adj 100 --ready "$T/b.ready" 20 &
 B=$!
-PIDS+=("$B")
+LIB_PIDS+=("$B")
 check "A (100 MiB, adj 0) and B (20 MiB, adj +100) hold their memory" \
 	wait_until 30 test -e "$T/a.ready" -a -e "$T/b.ready"
 echo "# A=$A B=$B; usage $(cat "$CG/memory.usage_in_bytes" 2>/dev/null || cat "$CG/memory.current") bytes"
@@ -120,7 +87,7 @@ check "ls --cgroup $rel (the /proc/PID/cgroup form) gives the same order" \
 "$OOMPARDON" -c "$T/empty.conf" ls --cgroup "$CG" >"$T/cg.txt" 2>>"$T/cg.err"
 check "the human header names the cgroup and its limit" \
 	grep -q "memory cgroup $CG (v$V): limit 200.0M" "$T/cg.txt"
-sed 's/^/# /' "$T/cg.txt"
+diag <"$T/cg.txt"
 
 "$OOMPARDON" -c "$T/empty.conf" ls --json >"$T/all.json" 2>>"$T/cg.err"
 json_pids "$T/all.json" >"$T/all.pids"
@@ -128,8 +95,8 @@ ia=$(index_of "$A" "$T/all.pids")
 ib=$(index_of "$B" "$T/all.pids")
 check "system-wide, B ($ib) comes before A ($ia)" test "$ib" -ge 0 -a "$ia" -gt "$ib"
 echo "# kernel oom_score: A $(cat /proc/$A/oom_score), B $(cat /proc/$B/oom_score)"
-perl -MJSON::PP -e 'local $/; my $a = decode_json(<STDIN>);
-	printf "# in the cgroup: pid %d badness %d (rss %d KiB, adj %d)\n", @$_{qw(pid badness rss_kib oom_score_adj)} for @$a' <"$T/cg.json"
+json_eval 'printf "# in the cgroup: pid %d badness %d (rss %d KiB, adj %d)\n",
+	@$_{qw(pid badness rss_kib oom_score_adj)} for @$a' "$T/cg.json"
 
 # Push the cgroup over its limit: C allocates 100 MiB more.
 oom_before=$(awk '$1 == "oom_kill" { print $2 }' "$CG/memory.oom_control" 2>/dev/null ||
@@ -137,7 +104,7 @@ oom_before=$(awk '$1 == "oom_kill" { print $2 }' "$CG/memory.oom_control" 2>/dev
 start=$(date +%s.%N)
 "$HELPERS/hog" --join "$CG/cgroup.procs" --ready "$T/c.ready" 100 &
 C=$!
-PIDS+=("$C")
+LIB_PIDS+=("$C")
 check "the kernel killed someone in the cgroup" wait_until 60 any_dead "$A" "$B" "$C" 2>/dev/null	# quiet: bash reports kills
 end=$(date +%s.%N)
 check "the victim is A, the one ls --cgroup put first" dead "$A"
@@ -153,8 +120,8 @@ check "the cgroup's oom_kill counter went up by one (${oom_before:-?} -> ${oom_a
 if dmesg 2>/dev/null | grep -q "Killed process $A "; then
 	ok "dmesg: $(dmesg | grep "Killed process $A " | tail -n1 | sed 's/^\[[^]]*\] //')"
 else
-	n=$((n + 1)); echo "ok $n # SKIP dmesg does not show it (unreadable here)"
+	LIB_N=$((LIB_N + 1)); echo "ok $LIB_N # SKIP dmesg does not show it (unreadable here)"
 fi
 echo "# OOM $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') s after C started"
-[ -s "$T/cg.err" ] && sed 's/^/# stderr: /' "$T/cg.err"
-exit $((fails > 0))
+[ -s "$T/cg.err" ] && sed 's/^/stderr: /' "$T/cg.err" | diag
+done_testing

@@ -137,3 +137,30 @@ can_lower() {
 
 # nlines FILE [PATTERN]: how many lines (matching the grep -F PATTERN).
 nlines() { if [ $# -gt 1 ]; then grep -cF -- "$2" "$1"; else wc -l <"$1"; fi; }
+
+# --- added for ls, check and the cgroup OOM test ---
+
+# dead PID: the process exited (a zombie until reaped, or gone).
+dead() {
+	local st
+	[ -e "/proc/$1/stat" ] || return 0
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	st=${st##*) }
+	st=${st%% *}
+	[ -z "$st" ] || [ "$st" = Z ] || [ "$st" = X ]
+}
+alive() { ! dead "$1"; }
+# any_dead PID...: at least one of them exited.
+any_dead() { local p; for p in "$@"; do dead "$p" && return 0; done; return 1; }
+
+# json_eval PERL FILE [ARGS]: runs PERL with $a holding the decoded JSON of FILE
+# (JSON::PP is part of perl) and @ARGV the ARGS; its exit status is the result.
+json_eval() { perl -MJSON::PP -e "local \$/; my \$a = decode_json(<STDIN>); $1" "${@:3}" <"$2"; }
+
+# json_key KEY FILE: a top-level value of a JSON object ("null", "true", "false" as such).
+json_key() {
+	json_eval 'my $v = $a->{$ARGV[0]}; print defined $v ? (JSON::PP::is_bool($v) ? ($v ? "true" : "false") : $v) : "null"' "$2" "$1"
+}
+
+# json_pids FILE: the pids of an `ls --json` listing, in its order.
+json_pids() { json_eval 'print "$_->{pid}\n" for @$a' "$1"; }

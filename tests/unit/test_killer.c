@@ -326,13 +326,13 @@ static const char *handle_logged(struct killer *k)
 static void test_choice(void **state)
 {
 	struct cond pardon_c = { .kind = COND_EXE, .pattern = (char *)"/usr/bin/yes" };
-	struct cond score_c = { .kind = COND_EXE, .pattern = (char *)"/usr/bin/tail" };
+	struct cond score_c = { .kind = COND_EXE, .pattern = (char *)"/usr/bin/env" };
 	struct selector pardon_s = { .conds = &pardon_c, .n_conds = 1, .text = (char *)"/usr/bin/yes" };
-	struct selector score_s = { .conds = &score_c, .n_conds = 1, .text = (char *)"/usr/bin/tail" };
+	struct selector score_s = { .conds = &score_c, .n_conds = 1, .text = (char *)"/usr/bin/env" };
 	struct rule rules[2] = {
 		{ .action = RULE_PARDON, .score = OOM_ADJ_MIN, .sels = &pardon_s, .n_sels = 1,
 		  .file = "test.conf", .line = 1 },
-		{ .action = RULE_SCORE, .score = 500, .sels = &score_s, .n_sels = 1, .file = "test.conf", .line = 2 },
+		{ .action = RULE_SCORE, .score = -500, .sels = &score_s, .n_sels = 1, .file = "test.conf", .line = 2 },
 	};
 	struct ruleset rs;
 	struct killer *k;
@@ -349,8 +349,8 @@ static void test_choice(void **state)
 	fake_proc(1, "/usr/bin/true", 900000, 0);	/* init: never */
 	fake_proc(getpid(), "/usr/bin/true", 900000, 0);	/* ourselves: never */
 	fake_proc(100, "/usr/bin/yes", 500000, 0);	/* pardoned, its -1000 refused: never */
-	fake_proc(101, "/usr/bin/env", 300000, 0);
-	fake_proc(102, "/usr/bin/tail", 200000, 0);	/* score +500 by rule, not written */
+	fake_proc(101, "/usr/bin/env", 300000, 0);	/* score -500 by rule, refused here */
+	fake_proc(102, "/usr/bin/tail", 200000, 0);
 	fake_proc(103, "/usr/bin/head", 800000, OOM_ADJ_MIN);	/* -1000 from elsewhere: never */
 	proc_root = fake;
 	log_setup(LOG_TARGET_STDERR, 0);
@@ -364,17 +364,27 @@ static void test_choice(void **state)
 	rs.settings.killer_swap_min_pct = 10;
 	assert_int_equal(killer_new(&k, &rs), 0);
 
-	/* the score rule counts as if written: 102 goes before the larger 101 */
+	/* the score rule counts as written: the larger 101 goes after 102, where
+	 * the kernel, which refused the -500, would take 101 first */
 	log = handle_logged(k);
 	assert_non_null(strstr(log, "dry run: would kill 102 /usr/bin/tail ("));
-	assert_non_null(strstr(log, "rule test.conf:2) in the system: available memory 48.8 MiB < 97.7 MiB"));
+	assert_non_null(strstr(log, "no rule) in the system: available memory 48.8 MiB < 97.7 MiB"));
 
 	/* without it, the largest one that may be killed */
 	rs.n_rules = 1;
 	killer_set_rules(k, &rs);
 	log = handle_logged(k);
 	assert_non_null(strstr(log, "dry run: would kill 101 /usr/bin/env ("));
-	assert_non_null(strstr(log, "no rule)"));
+
+	/* a raise is written (as the daemon does): it counts like any kernel value */
+	rs.n_rules = 2;
+	rules[1].score = 500;
+	write_file(fake, "102/oom_score_adj", "500\n");
+	score_c.pattern = (char *)"/usr/bin/tail";
+	killer_set_rules(k, &rs);
+	log = handle_logged(k);
+	assert_non_null(strstr(log, "dry run: would kill 102 /usr/bin/tail ("));
+	assert_non_null(strstr(log, "rule test.conf:2)"));
 
 	/* only the untouchable left: said once that has lasted (500 ms), not at once */
 	fake_gone(101);
