@@ -6,6 +6,12 @@ daemon_start || return
 start_ready vm_locker 120 || { fail "$T: the locker did not start"; return; }
 L=$READY_PID
 expect_eq "$(wait_adj "$L" -1000)" -1000 "$T: the daemon pardons vm_locker, started after it (-1000)"
+# In the guest we are in the initial namespaces: the proc connector must serve us.
+events=$(oompardon --run-dir "$RUN_DIR" status 2>&1 | sed -n 's/^events: //p')
+case $events in
+none*|"") fail "$T: the daemon works from kernel events (status says: '$events')" ;;
+*) pass "$T: the daemon works from kernel events ($events)" ;;
+esac
 hogs 3 || return
 diag "locker $L holds $(rss_kib "$L") KiB; hogs:$HOGS"
 global_oom
