@@ -176,20 +176,23 @@ static const char *unkillable_why(const struct proc_facts *pf)
 	return "no memory of its own (a zombie, or exiting)";
 }
 
+/* The RULE column, escaped like every name (a config file may have any name). */
 static void rule_text(const struct row *r, char *out, size_t len)
 {
 	const struct rule *rl = r->v.rule;
+	char raw[RULE_TEXT_MAX];
 
 	if (!r->rules_known)
-		snprintf(out, len, "?");
+		snprintf(raw, sizeof(raw), "?");
 	else if (rl && rl->action == RULE_PARDON)
-		snprintf(out, len, "pardon %s:%u", rl->file, rl->line);
+		snprintf(raw, sizeof(raw), "pardon %s:%u", rl->file, rl->line);
 	else if (rl)
-		snprintf(out, len, "score %+d %s:%u", rl->score, rl->file, rl->line);
+		snprintf(raw, sizeof(raw), "score %+d %s:%u", rl->score, rl->file, rl->line);
 	else if (r->v.refused)
-		snprintf(out, len, "refused %s:%u", r->v.refused->file, r->v.refused->line);
+		snprintf(raw, sizeof(raw), "refused %s:%u", r->v.refused->file, r->v.refused->line);
 	else
-		snprintf(out, len, "-");
+		snprintf(raw, sizeof(raw), "-");
+	human_escape(raw, out, len);
 }
 
 static const char *exe_text(const struct proc_facts *pf, char *buf, size_t len)
@@ -251,7 +254,7 @@ static void print_header(const struct scope *sc, size_t n, FILE *f)
 
 static void print_human(const struct scope *sc, struct row **rows, size_t n, FILE *f)
 {
-	char rule[RULE_TEXT_MAX], exe[ESCAPED_MAX], user[ESCAPED_MAX], rss[32], swp[32], rank[16];
+	char rule[4 * RULE_TEXT_MAX], exe[ESCAPED_MAX], user[ESCAPED_MAX], rss[32], swp[32], rank[16];
 	int wuser = 4, wrule = 4;
 	size_t i, k = 0;
 
@@ -289,9 +292,11 @@ static void print_human(const struct scope *sc, struct row **rows, size_t n, FIL
 			exe_text(&r->pf, exe, sizeof(exe)));
 		if (!killable)
 			fprintf(f, "  (never killed: %s)", unkillable_why(&r->pf));
-		if (r->v.refused && !r->v.rule)
-			fprintf(f, "  (rule %s:%u may not protect it: %s)", r->v.refused->file,
-				r->v.refused->line, r->v.refused_why ? r->v.refused_why : "untrusted");
+		if (r->v.refused && !r->v.rule) {
+			snprintf(exe, sizeof(exe), "%s:%u", r->v.refused->file, r->v.refused->line);
+			fprintf(f, "  (rule %s may not protect it: %s)", human_escape(exe, rule, sizeof(rule)),
+				r->v.refused_why ? r->v.refused_why : "untrusted");
+		}
 		if (r->v.kind == VERDICT_SET && r->v.score != r->pf.oom_score_adj)
 			fprintf(f, "  (the rules say %d; not applied)", r->v.score);
 		fputc('\n', f);

@@ -168,6 +168,22 @@ static int lines_write(const struct lines *l, const char *path)
 	return r;
 }
 
+/* Is pid running our very program? A pid file written in another pid namespace
+ * names a process of ours only by chance: never signal init by mistake. */
+static bool same_program(pid_t pid)
+{
+	char link[64], theirs[PATH_MAX], ours[PATH_MAX];
+	ssize_t a, b;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	a = readlink(link, theirs, sizeof(theirs) - 1);
+	b = readlink("/proc/self/exe", ours, sizeof(ours) - 1);
+	if (a < 0 || b < 0)
+		return false;
+	theirs[a] = ours[b] = '\0';
+	return strcmp(theirs, ours) == 0;
+}
+
 /* Asks the daemon of run_dir to reload now (its inotify sees the file too). */
 static void tell_daemon(const char *run_dir)
 {
@@ -175,6 +191,11 @@ static void tell_daemon(const char *run_dir)
 
 	if (state_daemon_pid(run_dir, &pid) < 0 || pid <= 0) {
 		log_info("no daemon is running for %s: the rules apply when it starts", run_dir);
+		return;
+	}
+	if (!same_program(pid)) {
+		log_info("pid %d in %s runs another program than this one (a daemon in another pid namespace?): "
+			 "not signalled; a running daemon sees the file change anyway", (int)pid, run_dir);
 		return;
 	}
 	if (kill(pid, SIGHUP) < 0)

@@ -819,26 +819,6 @@ static void signal_handle(struct daemon *d)
 	}
 }
 
-/* RUN_DIR/pid, replaced atomically: pardon and status read it. 0 or -errno. */
-static int pid_file_write(const char *run_dir)
-{
-	char tmp[PATH_MAX], path[PATH_MAX];
-	FILE *f;
-	int r = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", run_dir, DAEMON_PID_FILE);
-	snprintf(path, sizeof(path), "%s/%s", run_dir, DAEMON_PID_FILE);
-	f = fopen(tmp, "we");
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "%d\n", (int)getpid());
-	if (fclose(f) != 0 || rename(tmp, path) < 0) {
-		r = -errno;
-		unlink(tmp);
-	}
-	return r;
-}
-
 static int wait_timeout_ms(const struct daemon *d)
 {
 	uint64_t now = now_ms(), next = 0;
@@ -897,7 +877,6 @@ static void loop(struct daemon *d)
 
 static void shutdown_daemon(struct daemon *d)
 {
-	char path[PATH_MAX];
 	int failed;
 
 	notify_send("STOPPING=1");
@@ -917,8 +896,6 @@ static void shutdown_daemon(struct daemon *d)
 		close(d->statusfd);
 		unlink(d->status_path);
 	}
-	snprintf(path, sizeof(path), "%s/%s", d->g->run_dir, DAEMON_PID_FILE);
-	unlink(path);
 	if (d->killer != NULL)
 		killer_free(d->killer);
 	if (d->inofd >= 0)
@@ -950,20 +927,19 @@ int daemon_run(const struct globals *g, const struct daemon_options *o)
 	}
 	apply_overrides(&d, d.rs);
 	r = state_open(&d.st, g->run_dir, false);
-	if (r == -EWOULDBLOCK) {
-		state_daemon_pid(g->run_dir, &other);
-		log_warnx("another oompardon (pid %d) holds %s/%s, exiting", (int)other, g->run_dir, STATE_LOCK);
+	if (r < 0) {
+		if (r == -EWOULDBLOCK && state_daemon_pid(g->run_dir, &other) == 0)
+			log_warnx("cannot use %s: %s (pid %d), exiting", g->run_dir, state_strerror(r), (int)other);
+		else
+			log_warnx("cannot use %s: %s, exiting", g->run_dir, state_strerror(r));
 		ruleset_free(d.rs);
 		free(d.rs);
 		return EXIT_ACTION_FAILED;
 	}
-	if (r < 0) {
+	if ((r = state_write_pid(&d.st)) < 0) {	/* state_close removes it */
 		errno = -r;
-		fatal("cannot open the state in %s", g->run_dir);
-	}
-	if ((r = pid_file_write(g->run_dir)) < 0) {
-		errno = -r;
-		log_warn("cannot write %s/%s, continuing", g->run_dir, DAEMON_PID_FILE);
+		log_warn("cannot write the pid file in %s, pardon will not signal us (we still see its changes)",
+			 g->run_dir);
 	}
 	d.e.rs = d.rs;
 	d.e.st = &d.st;

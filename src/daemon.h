@@ -6,7 +6,6 @@
 
 #include "cmd.h"
 
-#define DAEMON_PID_FILE "pid"			/* inside the run dir: "PID\n" */
 #define DAEMON_STATUS_SOCKET "status.sock"	/* inside the run dir: connect, read the status */
 #define POLL_INTERVAL_MS 1000u			/* rescans without the proc connector */
 

@@ -285,7 +285,8 @@ static int rank(struct killer *k, const pid_t *pids, int n, long totalpages)
 		if (points != BADNESS_UNKILLABLE)
 			k->cands[m++] = (struct cand){ pids[i], i, points };
 	}
-	qsort(k->cands, (size_t)m, sizeof(*k->cands), by_upper);
+	if (m > 1)
+		qsort(k->cands, (size_t)m, sizeof(*k->cands), by_upper);
 	return m;
 }
 

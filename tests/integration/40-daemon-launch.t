@@ -41,4 +41,23 @@ log_has "polling every"; ok $? "it says it polls"
 out=$("$prog" 300 5000); ok $? "polling still adjusts a launch ($out)"
 daemon_stop
 
+# In another pid namespace the proc connector stays silent: it says so and polls.
+if unshare --pid --fork --mount-proc true 2>/dev/null; then
+	unshare --pid --fork --mount-proc --kill-child=TERM \
+		"$OOMPARDON" -c "$CONF" --run-dir "$RUN" daemon >>"$LOG" 2>&1 &
+	DPID=$!
+	wait_for 10000 status_up
+	# unshare ignores SIGTERM while it waits: the daemon itself is its child
+	INNER=$(ps -o pid= --ppid "$DPID" | tr -d ' ')
+	wait_for 5000 log_has "proc connector unavailable"; ok $? "in a new pid namespace it says the proc connector is unavailable"
+	status | grep -q "^events: none, polling"; ok $? "and polls"
+	"$OOMPARDON" --run-dir "$RUN" pardon "$prog" 2>"$T/err"
+	grep -q "not signalled" "$T/err"; ok $? "pardon does not signal a pid from another namespace ($(cat "$T/err"))"
+	kill -TERM "$INNER"
+	wait "$DPID"; ok $? "it stops cleanly"
+	DPID= INNER=
+else
+	ok 0 "# SKIP unshare --pid is not available here"
+fi
+
 done_testing

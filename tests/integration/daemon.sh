@@ -8,10 +8,12 @@ RUN=$T/run
 CONF=$T/oompardon.conf
 LOG=$T/daemon.log
 DPID=
+INNER=	# the daemon's pid when DPID is a wrapper (unshare)
 tap_n=0
 tap_failed=0
 
 cleanup() {
+	[ -n "$INNER" ] && kill -TERM "$INNER" 2>/dev/null
 	[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null && wait "$DPID" 2>/dev/null
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
