@@ -21,7 +21,7 @@ MEM_MIB=256
 BOOT_TIMEOUT_S=${VMTEST_TIMEOUT_S:-90}	# one boot with its scenario: about 5 s here under tcg
 
 # The scenarios, in order; NAME:RUN boots NAME with vmrun=RUN (repeated runs).
-ALL_SCENARIOS="boot pardon:1 pardon:2 pardon:3 control panic panic999 cgroup forgery leak restart cap"
+ALL_SCENARIOS="boot pardon:1 pardon:2 pardon:3 control panic panic999 cgroup forgery leak restart cap killer"
 
 die() { echo "Bail out! $*"; exit 1; }
 
