@@ -6,6 +6,9 @@
 #   tests/vm/run.sh [SCENARIO...]   (default: all)   VMTEST_KEEP=1 keeps every log
 #   OOMPARDON=path: the binary to test (default ./oompardon); VMTEST_ACCEL=kvm|tcg;
 #   VMTEST_APPEND: more kernel parameters (e.g. "loglevel=7 sysctl.vm.oom_dump_tasks=1")
+#   VMTEST_PROGS: more programs for the guest's /bin, with their libraries (bench: earlyoom)
+#   VMTEST_SCENARIO_FILES: more scenario files, named by their base name (bench scenarios,
+#   which `make vmcheck` never runs)
 #
 # Set-up installs what is missing (qemu, busybox-static, the kernel) through apt as root;
 # it never skips. Downloads are cached in build/vm-cache.
@@ -92,17 +95,27 @@ build_helpers() {
 	done
 }
 
+# install_prog PROGRAM NAME ROOT: PROGRAM as ROOT/bin/NAME, with the libraries ldd names.
+install_prog() {
+	local lib
+	cp "$1" "$3/bin/$2" || die "cannot copy $1"
+	for lib in $(ldd "$1" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		[ -e "$3$lib" ] && continue
+		mkdir -p "$3$(dirname "$lib")" && cp -L "$lib" "$3$lib" || die "cannot copy $lib"
+	done
+}
+
 # The initramfs: busybox, oompardon with the libraries ldd names, test programs, /init.
 INITRD=$WORK/initramfs.cpio
 build_initramfs() {
-	local root=$WORK/root lib
+	local root=$WORK/root prog
 	[ -x "$BIN" ] || die "no $BIN: run make first"
 	rm -rf "$root" && mkdir -p "$root"/{bin,etc,proc,sys,dev,tmp,run,vm/scenarios} || die "cannot create $root"
 	chmod 1777 "$root/tmp"
 	cp /bin/busybox "$root/bin/busybox" || die "no /bin/busybox"
-	cp "$BIN" "$root/bin/oompardon"
-	for lib in $(ldd "$BIN" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-		mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib" || die "cannot copy $lib"
+	install_prog "$BIN" oompardon "$root"
+	for prog in ${VMTEST_PROGS:-}; do
+		install_prog "$prog" "$(basename "$prog")" "$root"
 	done
 	build_helpers
 	# The locker and the hogs are one program under two names: rules tell them apart by
@@ -111,7 +124,8 @@ build_initramfs() {
 	printf 'root:x:0:0:root:/:/bin/sh\nforger:x:1000:1000:forger:/tmp:/bin/sh\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nforger:x:1000:\n' >"$root/etc/group"
 	install -m 0755 "$VM_SRC/init.sh" "$root/init"
-	cp "$VM_SRC/lib.sh" "$root/vm/lib.sh" && cp "$VM_SRC"/scenarios/*.sh "$root/vm/scenarios/"
+	cp "$VM_SRC/lib.sh" "$root/vm/lib.sh" && cp "$VM_SRC"/scenarios/*.sh ${VMTEST_SCENARIO_FILES:-} \
+		"$root/vm/scenarios/" || die "cannot copy the scenarios"
 	chmod -R go-w "$root" && chmod 1777 "$root/tmp"
 	# Owned by root whoever builds it: trust checks in the guest look at owners.
 	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) >"$INITRD" ||
