@@ -111,3 +111,6 @@ cat <<TABLE
 
 Machine: $(nproc) CPUs, $(uname -r), load average $load at the end.
 TABLE
+
+# The early killer against earlyoom (issue 5, section 7): a table of its own, bench/killer.sh.
+echo; bench/killer.sh
