@@ -3,7 +3,7 @@
 # The early killer and earlyoom side by side at system scope, each with its defaults (act
 # below 10 % available memory, SIGKILL below 5 %), same workload: 140 MiB held by a
 # ballast out of reach (-1000), then a hog (vm_killer_hog) that wants 400 MiB more, at full
-# speed and at 20 MiB/s, 5 runs each (the ballast spares the hog most of its filling, so
+# speed and at 20 MiB/s, 10 runs each (the ballast spares the hog most of its filling, so
 # that the time is mostly the reaction). Per run, one line for bench/killer.sh:
 #   # kbench WHO PACE MS KERNEL AVAIL_KIB
 # MS: from the hog's start to its exit, when its memory is back (/proc/uptime: 10 ms
@@ -12,7 +12,7 @@
 # 256 KiB against 1.7 MiB on the host, 6.1 keeps part of the count per task and adds it
 # up lazily; bench/killer-idle.sh measures RSS on the host.)
 T="kbench"
-RUNS=5
+RUNS=10
 oom_kills() { sed -n 's/^oom_kill //p' /proc/vmstat; }
 uptime_cs() { sed 's/^\([0-9]*\)\.\([0-9]*\) .*/\1\2/' /proc/uptime; }
 
