@@ -65,4 +65,15 @@ wait $pid
 grep -q "final 300" "$T/out5"; ok $? "with inherit yes an unlisted program keeps the inherited 300 ($(cat "$T/out5"))"
 
 daemon_stop; ok $? "the daemon stops cleanly"
+
+# 6. Polling (no proc connector) hears no forks: a listed shell's child is found by its ppid.
+printf 'score 300 %s\n' "$sh" >"$CONF"
+daemon_start --test-poll || bail "the daemon did not start in polling mode"
+mkfifo "$T/go6"
+"$sh" -c 'read x <"$1"; "$2" 0 5000 >"$3"' sh "$T/go6" "$HELPERS/adjwait" "$T/out6" &
+pid=$!
+wait_for 5000 adj_is $pid 300; ok $? "polling: the listed shell holds 300"
+echo >"$T/go6"
+wait $pid; ok $? "polling: its child running an unlisted program gets the original back ($(cat "$T/out6"))"
+daemon_stop; ok $? "the daemon stops cleanly"
 done_testing
