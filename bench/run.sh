@@ -16,12 +16,15 @@ for p in firstread launch storm nop park; do
 	# static: nothing (no loader) runs between execve and main
 	$CC -O2 -static -o "$B/$p" "bench/$p.c" 2>/dev/null || $CC -O2 -o "$B/$p" "bench/$p.c"
 done
+$CC -O2 -D_GNU_SOURCE -Isrc -o "$B/floor" bench/floor.c src/events_netlink.c
 
 T=$(mktemp -d /tmp/oompardon-bench.XXXXXX)
 DPID=
+FPID=
 pids=()
 cleanup() {
 	[ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
+	[ -n "$FPID" ] && kill "$FPID" 2>/dev/null
 	[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null && wait "$DPID" 2>/dev/null
 	rm -rf "$T"
 }
@@ -35,7 +38,7 @@ DPID=$!
 for _ in $(seq 500); do "$OOMPARDON" --run-dir "$T/run" status >/dev/null 2>&1 && break; sleep 0.01; done
 "$OOMPARDON" --run-dir "$T/run" status >/dev/null || { cat "$T/log" >&2; exit 1; }
 
-cpu_ns() { awk '{print $1}' "/proc/$DPID/schedstat"; }	# time on cpu, ns
+cpu_ns() { awk '{print $1}' "/proc/${1:-$DPID}/schedstat"; }	# time on cpu, ns
 field() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$DPID/status"; }
 
 # 1. exec-to-adjusted latency
@@ -63,6 +66,17 @@ storm_cpu() {	# storm_cpu LAUNCHERS -> "ns_per_exec execs_per_s"
 	echo "$(( (c1 - c0) / STORM )) $(( STORM * 1000000000 / (s1 - s0) ))"
 }
 read -r per_exec_ns storm_rate < <(storm_cpu 1)
+# the floor on this machine: a listener that only wakes and reads (no lookup at all)
+"$B/floor" &
+FPID=$!
+sleep 0.5
+f0=$(cpu_ns "$FPID")
+"$B/storm" $((STORM / 4)) "$B/nop"
+f1=$(cpu_ns "$FPID")
+kill "$FPID"
+wait "$FPID" 2>/dev/null || true
+FPID=
+floor_ns=$(( (f1 - f0) / (STORM / 4) ))
 ncpu=$(nproc)
 read -r per_exec_par_ns storm_par_rate < <(storm_cpu "$ncpu")
 us() { awk -v n="$1" 'BEGIN {printf "%.2f", n / 1000}'; }
@@ -104,6 +118,7 @@ cat <<TABLE
 | launches never adjusted within 100 ms | $lost of $LAUNCHES | 0 |
 | launches that read the old value at their first instruction | $old of $LAUNCHES | (the proc connector's window) |
 | daemon CPU per unlisted exec, 1 launcher (storm of $STORM, ${storm_rate}/s) | $(us "$per_exec_ns") µs | < 5 µs |
+| (floor here: a listener that only wakes and reads each exec event) | $(us "$floor_ns") µs | |
 | daemon CPU per unlisted exec, $ncpu launchers (${storm_par_rate}/s) | $(us "$per_exec_par_ns") µs | < 5 µs |
 | daemon CPU per unlisted exec, 1 launcher, $held_n processes held (forks and exits heard too, ${storm_held_rate}/s) | $(us "$per_exec_held_ns") µs | < 5 µs |
 | daemon peak RSS (VmHWM) with $held_n listed processes held | ${hwm} kB (VmRSS ${rss} kB, of which RssAnon ${anon} kB is ours alone; the rest is shared libc pages) | < 1024 kB |

@@ -230,10 +230,14 @@ static void on_event(void *ctx, const struct event *ev)
 	}
 }
 
+static void adopt_children(struct daemon *d);
+
 static void rescan(struct daemon *d)
 {
 	d->rescan_now = false;
 	d->c.rescans++;
+	if (d->src == NULL)
+		adopt_children(d);	/* polling hears no forks: children of ours are found by ppid */
 	enforce_all(&d->e);	/* also forgets entries whose exit we missed */
 	schedule_rescan(d);
 }

@@ -1,6 +1,7 @@
 /* main.c - the command line: global options, then one command. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,19 +38,20 @@ static const char usage_text[] =
 struct command {
 	const char *name;
 	int (*run)(const struct globals *g, int argc, char **argv);
+	bool own_help;		/* prints its own usage for --help; else the one above */
 };
 
 static const struct command commands[] = {
-	{ "rules", cmd_rules },
-	{ "apply", cmd_apply },
-	{ "restore", cmd_restore },
-	{ "ls", cmd_ls },
-	{ "exec", cmd_exec },
-	{ "check", cmd_check },
-	{ "daemon", cmd_daemon },
-	{ "status", cmd_status },
-	{ "pardon", cmd_pardon },
-	{ "unpardon", cmd_pardon },
+	{ "rules", cmd_rules, false },
+	{ "apply", cmd_apply, false },
+	{ "restore", cmd_restore, false },
+	{ "ls", cmd_ls, false },
+	{ "exec", cmd_exec, true },
+	{ "check", cmd_check, false },
+	{ "daemon", cmd_daemon, true },
+	{ "status", cmd_status, false },
+	{ "pardon", cmd_pardon, false },
+	{ "unpardon", cmd_pardon, false },
 };
 
 void cmd_config_source(const struct globals *g, struct config_source *src)
@@ -154,9 +156,16 @@ int main(int argc, char **argv)
 	log_setup(LOG_TARGET_STDERR, g.verbose);
 	for (argc_left = 0; argv[ci + argc_left] != NULL; argc_left++)
 		;
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[ci], commands[i].name) == 0)
-			return commands[i].run(&g, argc_left, argv + ci);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[ci], commands[i].name) != 0)
+			continue;
+		if (argc_left > 1 && !commands[i].own_help &&
+		    (strcmp(argv[ci + 1], "--help") == 0 || strcmp(argv[ci + 1], "-h") == 0)) {
+			fputs(usage_text, stdout);
+			return 0;
+		}
+		return commands[i].run(&g, argc_left, argv + ci);
+	}
 	fprintf(stderr, "oompardon: unknown command '%s'\n%s", argv[ci], usage_text);
 	return EXIT_USAGE;
 }

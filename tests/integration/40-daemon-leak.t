@@ -6,21 +6,24 @@ sh=$(own_copy "$(readlink -f /bin/sh)" listedsh)
 printf 'score 300 %s\n' "$sh" >"$CONF"
 daemon_start || bail "the daemon did not start"
 
+# listed_shell_child TAG WHAT: once the listed shell holds 300 it starts a child that runs an
+# unlisted program (or, WHAT=exec, becomes one); that program must end up with the original 0.
+listed_shell_child() {
+	local pid go=$T/go-$1-$2 out=$T/out-$1-$2 how=
+	[ "$2" = exec ] && how=exec
+	mkfifo "$go"
+	"$sh" -c 'read x <"$1"; '"$how"' "$2" 0 5000 >"$3"' sh "$go" "$HELPERS/adjwait" "$out" &
+	pid=$!
+	wait_for 5000 adj_is $pid 300; ok $? "$1: the listed shell holds 300"
+	echo >"$go"
+	wait $pid; ok $? "$1: the unlisted program it ran ($2) gets the original 0 back ($(cat "$out"))"
+}
+
 # 1. A listed shell's child that runs an unlisted program gets the original back.
-mkfifo "$T/go1"
-"$sh" -c 'read x <"$1"; "$2" 0 3000 >"$3"' sh "$T/go1" "$HELPERS/adjwait" "$T/out1" &
-pid=$!
-wait_for 5000 adj_is $pid 300; ok $? "the listed shell holds 300"
-echo >"$T/go1"
-wait $pid; ok $? "its child running an unlisted program gets the original 0 back ($(cat "$T/out1"))"
+listed_shell_child events child
 
 # 2. A listed shell that execs an unlisted program: the same pid gets the original back.
-mkfifo "$T/go2"
-"$sh" -c 'read x <"$1"; exec "$2" 0 3000 >"$3"' sh "$T/go2" "$HELPERS/adjwait" "$T/out2" &
-pid=$!
-wait_for 5000 adj_is $pid 300; ok $? "the listed shell holds 300 before its exec"
-echo >"$T/go2"
-wait $pid; ok $? "after exec of an unlisted program it has the original 0 again ($(cat "$T/out2"))"
+listed_shell_child events exec
 
 # 3. A child that runs no new program is the same program: it keeps the value.
 mkfifo "$T/go3"
@@ -64,5 +67,11 @@ wait $pid
 # adjwait exits 0 at once when it reads 300; then the daemon must not have restored it meanwhile
 grep -q "final 300" "$T/out5"; ok $? "with inherit yes an unlisted program keeps the inherited 300 ($(cat "$T/out5"))"
 
+daemon_stop; ok $? "the daemon stops cleanly"
+
+# 6. Polling (no proc connector) hears no forks: a listed shell's child is found by its ppid.
+printf 'score 300 %s\n' "$sh" >"$CONF"
+daemon_start --test-poll || bail "the daemon did not start in polling mode"
+listed_shell_child polling child
 daemon_stop; ok $? "the daemon stops cleanly"
 done_testing

@@ -12,28 +12,19 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "testfs.h"
 #include "cgroup.h"
 
 static char tmp[PATH_MAX];
 
 static void write_file(const char *rel, const char *text)
 {
-	char path[PATH_MAX + 64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	testfs_write(tmp, rel, text);
 }
 
 static void make_dir(const char *rel)
 {
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
-	assert_int_equal(mkdir(path, 0755), 0);
+	testfs_mkdir(tmp, rel);
 }
 
 static int setup(void **state)

@@ -11,20 +11,14 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
+#include "testfs.h"
 #include "check.h"
 
 static char root[PATH_MAX];
 
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX + 64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	testfs_write(root, rel, text);
 }
 
 /* This machine's numbers (Linux 6.18, 24 GiB, no swap), as a fake root. */

@@ -17,6 +17,7 @@
 
 #include <poll.h>
 
+#include "testfs.h"
 #include "badness.h"
 #include "hook.h"
 #include "killer.h"
@@ -51,14 +52,7 @@ static void test_meminfo_parse(void **state)
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	testfs_write(dir, name, text);
 }
 
 static void test_memcg_v1(void **state)

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "testfs.h"
 #include "proc.h"
 
 /* Fields 4.. of a real stat line, after "(comm) ": flags (field 9) 4194560,
@@ -86,22 +87,12 @@ static char root[64];
 
 static void write_file(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	testfs_write(root, rel, text);
 }
 
 static void make_dir(const char *rel)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	assert_int_equal(mkdir(path, 0755), 0);
+	testfs_mkdir(root, rel);
 }
 
 static const char status_text[] =

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "testfs.h"
 #include "proc.h"
 #include "state.h"
 
@@ -90,14 +91,7 @@ static char *journal_text(void)
 
 static void journal_set(const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", run_dir, STATE_FILE);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	testfs_write(run_dir, STATE_FILE, text);
 }
 
 static void test_record_find_forget(void **unused)
