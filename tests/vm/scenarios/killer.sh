@@ -51,11 +51,17 @@ while [ "$n" -gt 0 ] && { alive "$S" || alive "$G"; }; do
 done
 [ "$n" -gt 0 ]
 check $? "$T: both hogs are gone within 20 s"
+stuck=
+alive "$S" && stuck="$stuck $S"
+alive "$G" && stuck="$stuck $G"
 kill -9 "$S" "$G" 2>/dev/null
 wait "$S"
 rc_s=$?
 wait "$G"
 rc_g=$?
+# a status from our own SIGKILL proves nothing
+case " $stuck " in *" $S "*) rc_s="alive after 20 s" ;; esac
+case " $stuck " in *" $G "*) rc_g="alive after 20 s" ;; esac
 victims=$(sed -n 's/.* killing \([0-9]*\) .*/\1/p' /tmp/daemon.log | tr '\n' ' ')
 grep -E 'killing|memory came back' /tmp/daemon.log >/tmp/kills.log
 show_log /tmp/kills.log
