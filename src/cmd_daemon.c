@@ -14,8 +14,10 @@
 #include "log.h"
 
 static const char daemon_usage[] =
-	"usage: oompardon daemon [--keep] [--syslog] [--killer [--scope CGROUP] [--dry-run]]\n"
+	"usage: oompardon daemon [--keep] [--syslog] [--zero-window] [--killer [--scope CGROUP] [--dry-run]]\n"
 	"  --keep          leave the values in place at exit (default: restore them)\n"
+	"  --zero-window   hold each exec of a file the rules name until its value is written\n"
+	"                  (fanotify; needs CAP_SYS_ADMIN): set before its first instruction\n"
 	"  --syslog        log to syslog instead of stderr/journald\n"
 	"  --killer        run the early OOM killer too; --scope: only inside that memory cgroup;\n"
 	"                  --dry-run: say whom it would kill, kill nobody\n"
@@ -27,6 +29,7 @@ int cmd_daemon(const struct globals *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "keep", no_argument, NULL, 'k' },
+		{ "zero-window", no_argument, NULL, 'Z' },
 		{ "syslog", no_argument, NULL, 's' },
 		{ "killer", no_argument, NULL, 'K' },
 		{ "scope", required_argument, NULL, 'S' },
@@ -47,6 +50,9 @@ int cmd_daemon(const struct globals *g, int argc, char **argv)
 		switch (c) {
 		case 'k':
 			o.keep = true;
+			break;
+		case 'Z':
+			o.zero_window = true;
 			break;
 		case 's':
 			use_syslog = true;

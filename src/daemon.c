@@ -40,7 +40,7 @@
 /* How long a status client may take to read its answer. */
 #define STATUS_SEND_TIMEOUT_MS 1000
 
-enum { TAG_EVENTS = 1, TAG_SIGNAL, TAG_INOTIFY, TAG_STATUS, TAG_KILLER };
+enum { TAG_EVENTS = 1, TAG_SIGNAL, TAG_INOTIFY, TAG_STATUS, TAG_KILLER, TAG_HOLD };
 
 struct watch {
 	int wd;
@@ -49,7 +49,7 @@ struct watch {
 };
 
 struct daemon_counters {
-	unsigned long long events, rescans, enobufs, reloads, reload_failures;
+	unsigned long long events, rescans, enobufs, reloads, reload_failures, held;
 };
 
 struct daemon {
@@ -59,6 +59,7 @@ struct daemon {
 	struct state st;
 	struct enforcer e;
 	struct event_source *src;	/* NULL: polling */
+	struct event_source *hold;	/* --zero-window: fanotify on the listed files, or NULL */
 	struct killer *killer;
 	int epfd, sigfd, inofd, statusfd;
 	struct watch *watches;
@@ -68,6 +69,8 @@ struct daemon {
 	bool tracking;			/* something is ours: hear forks and exits too */
 	uint64_t untrack_ms;		/* when to stop hearing them, nothing being ours */
 	bool exe_filter;		/* every selector names an exe: an exec can be judged by its path */
+	bool hold_covers;		/* every selector names an exact file and no comm: with --zero-window,
+					 * the held execs are all the execs that can concern us */
 	char **exe_real;		/* rule paths that are symlinks, resolved at load */
 	size_t n_exe_real;
 	bool rescan_now, stop;
@@ -138,6 +141,7 @@ static void study_rules(struct daemon *d)
 	exe_real_free(d);
 	d->want = EVENTS_EXEC;
 	d->exe_filter = true;
+	d->hold_covers = true;
 	for (i = 0; i < d->rs->n_rules; i++) {
 		const struct rule *r = &d->rs->rules[i];
 
@@ -149,15 +153,20 @@ static void study_rules(struct daemon *d)
 
 				if (kind == COND_USER)
 					d->want |= EVENTS_UID;
-				else if (kind == COND_COMM)
+				else if (kind == COND_COMM) {
 					d->want |= EVENTS_COMM;
-				else if (kind == COND_EXE) {
+					d->hold_covers = false;	/* comm changes at exec, after the hold */
+				} else if (kind == COND_EXE) {
 					has_exe = true;
+					if (r->sels[j].conds[k].is_glob)
+						d->hold_covers = false;
 					exe_real_add(d, &r->sels[j].conds[k]);
 				}
 			}
 			if (!has_exe)
 				d->exe_filter = false;
+			if (!has_exe)
+				d->hold_covers = false;
 		}
 	}
 }
@@ -205,6 +214,27 @@ static bool exec_is_foreign(struct daemon *d, pid_t pid)
 	return !exe_may_match(d, exe);
 }
 
+static void tracking_update(struct daemon *d);
+
+/* A process waits at exec of a listed file: its verdict, written before it runs. */
+static void exec_held(struct daemon *d, const struct event *ev)
+{
+	char link[64], exe[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	d->c.held++;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", ev->fd);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	if (n < 0 || fstat(ev->fd, &st) != 0)
+		return;		/* the exec event that follows still judges it */
+	exe[n] = '\0';
+	enforce_exec_hold(&d->e, ev->pid, exe, st.st_dev, st.st_ino);
+	/* Before the exec goes on: a value now ours must have its process's next
+	 * exec heard of (no leak), so the proc connector widens first. */
+	tracking_update(d);
+}
+
 static void on_event(void *ctx, const struct event *ev)
 {
 	struct daemon *d = ctx;
@@ -227,6 +257,9 @@ static void on_event(void *ctx, const struct event *ev)
 		if (state_find(&d->st, ev->pid) != NULL)
 			state_forget(&d->st, ev->pid);
 		break;
+	case EVENT_EXEC_HOLD:
+		exec_held(d, ev);
+		break;
 	}
 }
 
@@ -246,7 +279,15 @@ static void rescan(struct daemon *d)
 
 static unsigned source_want(const struct daemon *d)
 {
-	return d->want | (d->tracking ? EVENTS_FORK | EVENTS_EXIT : 0);
+	unsigned want = d->want | (d->tracking ? EVENTS_FORK | EVENTS_EXIT : 0);
+
+	/* Held execs tell us of every exec a rule can name; while no value is ours
+	 * (no leak to prevent) the proc connector need not wake us for the others. */
+	if (d->hold != NULL && d->hold_covers && !d->tracking)
+		want &= ~(unsigned)EVENTS_EXEC;
+	/* The kernel reads an empty filter as "everything" (cn_proc_mcast_ctl);
+	 * uid changes are the rarest events, and harmless to judge. */
+	return want != 0 ? want : EVENTS_UID;
 }
 
 /* While forks were not heard of, a process whose value is ours may have forked:
@@ -368,6 +409,80 @@ static void events_handle(struct daemon *d)
 		log_warnx("events lost (receive buffer overrun, ENOBUFS x%llu), rescanning", d->lost_unlogged);
 		d->lost_logged_ms = now;
 		d->lost_unlogged = 0;
+	}
+}
+
+static void hold_close(struct daemon *d)
+{
+	if (d->hold == NULL)
+		return;
+	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->hold->fd, NULL);
+	d->hold->free(d->hold);
+	d->hold = NULL;
+}
+
+/* --zero-window: marks every file the rules name exactly (and what the symlinks
+ * among them resolved to). A file replaced since (a package upgrade) loses its
+ * mark: each reload marks afresh, and meanwhile the proc connector still acts. */
+static void hold_open(struct daemon *d)
+{
+	char **paths;
+	size_t n = 0, cap, i, j, k;
+	int r;
+
+	hold_close(d);
+	if (!d->o->zero_window)
+		return;
+	cap = d->n_exe_real + 1;
+	for (i = 0; i < d->rs->n_rules; i++)
+		for (j = 0; j < d->rs->rules[i].n_sels; j++)
+			cap += d->rs->rules[i].sels[j].n_conds;
+	paths = calloc(cap, sizeof(*paths));
+	if (paths == NULL) {
+		log_warnx("zero-window: out of memory, the proc connector alone acts");
+		return;
+	}
+	for (i = 0; i < d->rs->n_rules; i++)
+		for (j = 0; j < d->rs->rules[i].n_sels; j++)
+			for (k = 0; k < d->rs->rules[i].sels[j].n_conds; k++) {
+				const struct cond *c = &d->rs->rules[i].sels[j].conds[k];
+
+				if (c->kind == COND_EXE && !c->is_glob)
+					paths[n++] = c->pattern;
+			}
+	for (i = 0; i < d->n_exe_real; i++)
+		paths[n++] = d->exe_real[i];
+	r = events_fanotify_open(&d->hold, paths, n);
+	free(paths);
+	if (r == 0)
+		r = epoll_add(d->epfd, d->hold->fd, TAG_HOLD);
+	if (r < 0) {
+		if (d->hold != NULL)
+			d->hold->free(d->hold);
+		d->hold = NULL;
+		log_warnx("zero-window: no fanotify exec-permission events: %s%s; the proc connector alone acts",
+			  strerror(-r), r == -EPERM ? " (they need CAP_SYS_ADMIN)" :
+			  r == -ENOENT ? " (none of the listed files exists)" : "");
+		return;
+	}
+	log_info("zero-window: the listed files' execs wait for their values (%s)", d->hold->name);
+}
+
+/* Tells the proc connector what we want to hear of now. */
+static void want_update(struct daemon *d)
+{
+	if (d->src != NULL && d->src->want != source_want(d) && d->src->set_want(d->src, source_want(d)) < 0)
+		log_warn("cannot change the event filter, continuing");
+}
+
+static void hold_handle(struct daemon *d)
+{
+	int r = d->hold->drain(d->hold, on_event, d);
+
+	if (r < 0) {
+		errno = -r;
+		log_warn("reading the %s, will rescan", d->hold->name);
+		d->rescan_now = true;
 	}
 }
 
@@ -598,7 +713,6 @@ static void notify_ready(const struct daemon *d)
 static void reload(struct daemon *d)
 {
 	struct ruleset *nrs, *old;
-	unsigned old_want = d->want;
 
 	d->reload_due_ms = 0;
 	log_info("reloading: %s", d->reload_why ? d->reload_why : "asked");
@@ -636,8 +750,8 @@ static void reload(struct daemon *d)
 	d->c.reloads++;
 	study_rules(d);
 	killer_sync(d);
-	if (d->want != old_want && d->src != NULL && d->src->set_want(d->src, source_want(d)) < 0)
-		log_warn("cannot change the event filter, continuing");
+	hold_open(d);
+	want_update(d);
 	log_info("reloaded: %zu rule%s", d->rs->n_rules, d->rs->n_rules == 1 ? "" : "s");
 	rescan(d);	/* new verdicts, and the processes no rule names any more restored */
 out:
@@ -689,6 +803,8 @@ static void status_write(const struct daemon *d, FILE *f)
 		fprintf(f, "events: %s%s\n", d->src->name, d->src->kernel_filtered ? " (filtered by the kernel)" : "");
 	else
 		fprintf(f, "events: none, polling every %u ms\n", rescan_interval_ms(d));
+	fprintf(f, "zero window: %s\n", d->hold != NULL ? "on (the listed files' execs wait for their values)" :
+		d->o->zero_window ? "asked for, unavailable" : "off");
 	fprintf(f, "rescan interval: %u ms\n", rescan_interval_ms(d));
 	fprintf(f, "early killer: %s\n", d->killer ? "on" : "off");
 	fprintf(f, "keep at exit: %s\n", d->o->keep ? "yes" : "no");
@@ -705,6 +821,7 @@ static void status_write(const struct daemon *d, FILE *f)
 	fprintf(f, "processes changed: %zu\n", d->st.count);
 	fprintf(f, "counters:\n");
 	fprintf(f, "  events: %llu\n", d->c.events);
+	fprintf(f, "  held execs: %llu\n", d->c.held);
 	fprintf(f, "  writes: %llu\n", ec->writes);
 	fprintf(f, "  failures: %llu\n", ec->failures);
 	fprintf(f, "  refused (no CAP_SYS_RESOURCE): %llu\n", ec->eacces);
@@ -863,6 +980,9 @@ static void loop(struct daemon *d)
 			case TAG_STATUS:
 				status_handle(d);
 				break;
+			case TAG_HOLD:
+				hold_handle(d);
+				break;
 			case TAG_KILLER:
 				if (d->killer != NULL && killer_handle(d->killer) < 0)
 					log_warn("early killer");
@@ -884,6 +1004,7 @@ static void shutdown_daemon(struct daemon *d)
 	int failed;
 
 	notify_send("STOPPING=1");
+	hold_close(d);
 	events_close(d);
 	if (d->o->keep) {
 		log_info("stopping, keeping %zu changed value%s (--keep)", d->st.count, d->st.count == 1 ? "" : "s");
@@ -961,6 +1082,8 @@ int daemon_run(const struct globals *g, const struct daemon_options *o)
 	study_rules(&d);
 	/* Listen first, then the full pass: nothing that starts in between is missed. */
 	events_open(&d);
+	hold_open(&d);
+	want_update(&d);
 	watches_setup(&d);
 	killer_sync(&d);
 	enforce_all(&d.e);	/* also forgets a predecessor's entries of processes gone since */

@@ -16,6 +16,7 @@ struct daemon_options {
 	bool killer_dry_run;	/* --dry-run (with --killer) */
 	int test_rcvbuf_bytes;	/* --test-rcvbuf: force the netlink receive buffer (tests) */
 	bool no_events;		/* --test-poll: do without the proc connector (tests) */
+	bool zero_window;	/* --zero-window: fanotify holds the listed files' execs */
 };
 
 /* Runs until SIGTERM/SIGINT. Returns the process exit status. */

@@ -191,17 +191,46 @@ static int read_current(struct enforcer *e, struct proc_facts *pf)
 }
 
 /* Makes pid agree with the rules. 0, 1 when it changed something, -errno when a write failed. */
+static int enforce_facts(struct enforcer *e, pid_t pid, int r, struct proc_facts *pf);
+
 int enforce_pid(struct enforcer *e, pid_t pid)
 {
-	const struct state_entry *se = NULL;
 	struct proc_facts pf;
-	struct verdict v;
-	int r, original, set;
+	int r;
 
 	/* The value itself is read only when the verdict needs it: most execs are of
 	 * programs no rule names (PROC_OOM costs 8 of 44 us here, as oom_score is
 	 * computed on read). */
 	r = proc_read(pid, MATCH_NEEDS, &pf);
+	return enforce_facts(e, pid, r, &pf);
+}
+
+int enforce_exec_hold(struct enforcer *e, pid_t pid, const char *exe, dev_t dev, ino_t ino)
+{
+	struct proc_facts pf;
+	int r;
+
+	/* Still the old image: everything but the executable is the process's own
+	 * (comm changes at exec too; the exec event that follows corrects a comm= rule). */
+	r = proc_read(pid, MATCH_NEEDS & ~(unsigned)PROC_EXE, &pf);
+	if (r == 0) {
+		pf.have |= PROC_EXE;
+		pf.has_exe = true;
+		pf.exe_deleted = false;
+		snprintf(pf.exe, sizeof(pf.exe), "%s", exe);
+		pf.exe_dev = dev;
+		pf.exe_ino = ino;
+	}
+	return enforce_facts(e, pid, r, &pf);
+}
+
+/* enforce_pid once the facts are read (r: what proc_read returned). */
+static int enforce_facts(struct enforcer *e, pid_t pid, int r, struct proc_facts *pf)
+{
+	const struct state_entry *se = NULL;
+	struct verdict v;
+	int original, set;
+
 	if (r == -ESRCH) {
 		e->c.skipped_gone++;
 		if (e->st != NULL)
@@ -214,39 +243,39 @@ int enforce_pid(struct enforcer *e, pid_t pid)
 	}
 	if (e->st != NULL) {
 		se = state_find(e->st, pid);
-		if (se != NULL && se->start_time != pf.start_time) {
+		if (se != NULL && se->start_time != pf->start_time) {
 			forget(e, pid);		/* a dead process's entry under a reused pid */
 			se = NULL;
 		}
 	}
-	match_process(e->rs, &pf, &v);
-	warn_refused(&v, &pf);
+	match_process(e->rs, pf, &v);
+	warn_refused(&v, pf);
 	switch (v.kind) {
 	case VERDICT_KEEP:
 		return 0;
 	case VERDICT_SET:
-		if (read_current(e, &pf) < 0 || v.score == pf.oom_score_adj)
+		if (read_current(e, pf) < 0 || v.score == pf->oom_score_adj)
 			return 0;
-		return set_value(e, &pf, v.rule, v.score);
+		return set_value(e, pf, v.rule, v.score);
 	case VERDICT_NONE:
 		/* Only a value oompardon gave (itself, or through an ancestor) goes back. */
 		if (se == NULL || e->rs->settings.inherit)
 			return 0;
 		original = se->original;	/* copies: forget moves entries */
 		set = se->set;
-		if (read_current(e, &pf) < 0)
+		if (read_current(e, pf) < 0)
 			return 0;
-		if (set != pf.oom_score_adj) {
+		if (set != pf->oom_score_adj) {
 			log_debug("process %d has oom_score_adj %d, not oompardon's %d: no longer ours",
-				  (int)pid, pf.oom_score_adj, set);
+				  (int)pid, pf->oom_score_adj, set);
 			forget(e, pid);
 			return 0;
 		}
-		if (original == pf.oom_score_adj) {
+		if (original == pf->oom_score_adj) {
 			forget(e, pid);
 			return 0;
 		}
-		return restore_value(e, &pf, original, "no rule names it");
+		return restore_value(e, pf, original, "no rule names it");
 	}
 	return 0;
 }

@@ -30,6 +30,10 @@ struct enforcer {
  * 0, 1 when it changed something, -errno when a write failed (logged). */
 int enforce_pid(struct enforcer *e, pid_t pid);
 
+/* As enforce_pid, for a process held at exec (fanotify) that is about to run the
+ * file exe (dev, ino): the verdict is the new program's, written before it runs. */
+int enforce_exec_hold(struct enforcer *e, pid_t pid, const char *exe, dev_t dev, ino_t ino);
+
 /* A fork: the child inherits its parent's state entry, if any. */
 int enforce_fork(struct enforcer *e, pid_t parent, pid_t child);
 

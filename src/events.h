@@ -11,12 +11,14 @@ enum event_kind {
 	EVENT_UID,	/* pid changed its uids */
 	EVENT_COMM,	/* pid changed its comm */
 	EVENT_EXIT,	/* pid (the whole process) is gone */
+	EVENT_EXEC_HOLD,	/* pid is about to run the file fd; it waits until the callback returns */
 };
 
 struct event {
 	enum event_kind kind;
 	pid_t pid;	/* a process (thread group leader), never a thread */
 	pid_t parent;	/* EVENT_FORK only */
+	int fd;		/* EVENT_EXEC_HOLD only: the file being executed, open during the callback */
 };
 
 /* What the daemon wants to hear of (bits); a source may deliver more. */
@@ -55,5 +57,11 @@ struct event_source_options {
  * only the initial user and pid namespaces; before 6.6 only CAP_NET_ADMIN);
  * -ETIMEDOUT when it never answered; other -errno. */
 int events_netlink_open(struct event_source **src, const struct event_source_options *o);
+
+/* fanotify exec-permission events on the files paths (count n) only: the exec of
+ * such a file waits until the callback has run, so the value is in place before
+ * the new program's first instruction, and no other exec wakes us. Needs
+ * CAP_SYS_ADMIN. 0; -ENOENT when none of the paths could be marked; other -errno. */
+int events_fanotify_open(struct event_source **src, char *const *paths, size_t n);
 
 #endif

@@ -27,7 +27,7 @@ static const char usage_text[] =
 	"  exec [--pardon | --score N] -- CMD [ARGS]\n"
 	"                                 run CMD with its score set from the first instruction\n"
 	"  check [--json]                 what happens on this machine when memory runs out\n"
-	"  daemon [--keep] [--killer [--scope CGROUP] [--dry-run]]\n"
+	"  daemon [--keep] [--syslog] [--zero-window] [--killer [--scope CGROUP] [--dry-run]]\n"
 	"                                 keep the rules true for every process, event-driven\n"
 	"  status                         the running daemon: rules, processes held, counters\n"
 	"  pardon PATH... | unpardon PATH...\n"
