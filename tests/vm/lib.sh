@@ -64,12 +64,12 @@ config() {
 	for l in "$@"; do echo "$l" >>"$CONF"; done
 }
 
-# daemon_start: the daemon on $CONF, itself out of the OOM killer's reach as its service
+# daemon_start [ARGS]: the daemon (with ARGS) on $CONF, itself out of the OOM killer's reach as its service
 # unit puts it (OOMScoreAdjust=-1000); returns once it answers `status` (it answers only
 # from its loop: subscribed to the proc connector and past its first full pass).
 DAEMON_PID=
 daemon_start() {
-	sh -c "echo -1000 >/proc/self/oom_score_adj; exec oompardon -c $CONF --run-dir $RUN_DIR daemon" \
+	sh -c "echo -1000 >/proc/self/oom_score_adj; exec oompardon -c $CONF --run-dir $RUN_DIR daemon $*" \
 		2>>/tmp/daemon.log &
 	DAEMON_PID=$!
 	n=100

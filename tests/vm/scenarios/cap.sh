@@ -33,3 +33,17 @@ kill -TERM "$DAEMON_PID"
 wait "$DAEMON_PID"
 expect_eq "$(adj_of "$L")" 7 "$T: the daemon's clean stop puts back 7"
 kill "$L" "$L2" "$E" "$H"
+# --zero-window: the exec of a pardoned file waits for its -1000, so the program reads
+# -1000 as its very first act, every time.
+config 'pardon /bin/vm_readadj'
+daemon_start --zero-window || return
+stale=0
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	[ "$(vm_readadj)" = -1000 ] || stale=$((stale + 1))
+done
+expect_eq "$stale" 0 "$T: --zero-window: 20 of 20 launches read -1000 at their first instruction"
+held=$(oompardon --run-dir "$RUN_DIR" status | sed -n 's/^  held execs: //p')
+[ "${held:-0}" -ge 20 ]
+check $? "$T: --zero-window: the daemon held those execs itself ($held)"
+kill -TERM "$DAEMON_PID"
+wait "$DAEMON_PID"
