@@ -349,13 +349,14 @@ static int epoll_add(int epfd, int fd, int tag)
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
-static void events_close(struct daemon *d)
+/* Takes *src out of the loop (if it was in) and frees it; *src becomes NULL. */
+static void source_close(struct daemon *d, struct event_source **src)
 {
-	if (d->src == NULL)
+	if (*src == NULL)
 		return;
-	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->src->fd, NULL);
-	d->src->free(d->src);
-	d->src = NULL;
+	epoll_ctl(d->epfd, EPOLL_CTL_DEL, (*src)->fd, NULL);
+	(*src)->free(*src);
+	*src = NULL;
 }
 
 /* Opens the proc connector for what the rules want; on failure says so and
@@ -365,7 +366,7 @@ static void events_open(struct daemon *d)
 	struct event_source_options eo = { .want = source_want(d), .rcvbuf_bytes = d->o->test_rcvbuf_bytes };
 	int r;
 
-	events_close(d);
+	source_close(d, &d->src);
 	if (d->o->no_events) {
 		log_info("no event source (test mode), polling every %u ms", POLL_INTERVAL_MS);
 		return;
@@ -374,9 +375,7 @@ static void events_open(struct daemon *d)
 	if (r == 0)
 		r = epoll_add(d->epfd, d->src->fd, TAG_EVENTS);
 	if (r < 0) {
-		if (d->src != NULL)
-			d->src->free(d->src);
-		d->src = NULL;
+		source_close(d, &d->src);
 		log_warnx("netlink proc connector unavailable: %s%s; polling every %u ms", strerror(-r),
 			  r == -ETIMEDOUT || r == -EPERM ?
 				  " (it serves only the initial user and pid namespaces, and before Linux 6.6 "
@@ -412,15 +411,6 @@ static void events_handle(struct daemon *d)
 	}
 }
 
-static void hold_close(struct daemon *d)
-{
-	if (d->hold == NULL)
-		return;
-	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->hold->fd, NULL);
-	d->hold->free(d->hold);
-	d->hold = NULL;
-}
-
 /* --zero-window: marks every file the rules name exactly (and what the symlinks
  * among them resolved to). A file replaced since (a package upgrade) loses its
  * mark: each reload marks afresh, and meanwhile the proc connector still acts. */
@@ -430,7 +420,7 @@ static void hold_open(struct daemon *d)
 	size_t n = 0, cap, i, j, k;
 	int r;
 
-	hold_close(d);
+	source_close(d, &d->hold);
 	if (!d->o->zero_window)
 		return;
 	cap = d->n_exe_real + 1;
@@ -457,9 +447,7 @@ static void hold_open(struct daemon *d)
 	if (r == 0)
 		r = epoll_add(d->epfd, d->hold->fd, TAG_HOLD);
 	if (r < 0) {
-		if (d->hold != NULL)
-			d->hold->free(d->hold);
-		d->hold = NULL;
+		source_close(d, &d->hold);
 		log_warnx("zero-window: no fanotify exec-permission events: %s%s; the proc connector alone acts",
 			  strerror(-r), r == -EPERM ? " (they need CAP_SYS_ADMIN)" :
 			  r == -ENOENT ? " (none of the listed files exists)" : "");
@@ -1004,8 +992,8 @@ static void shutdown_daemon(struct daemon *d)
 	int failed;
 
 	notify_send("STOPPING=1");
-	hold_close(d);
-	events_close(d);
+	source_close(d, &d->hold);
+	source_close(d, &d->src);
 	if (d->o->keep) {
 		log_info("stopping, keeping %zu changed value%s (--keep)", d->st.count, d->st.count == 1 ? "" : "s");
 	} else {
